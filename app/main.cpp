@@ -1,0 +1,15 @@
+// impetus: the operator program. Usage: impetus [SCENE.xml]
+#include <QApplication>
+
+#include "main_window.h"
+#include "viewport_widget.h"
+
+int main(int argc, char** argv) {
+  impetus::app::ViewportWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("Impetus");
+  impetus::app::MainWindow window;
+  window.resize(1280, 800);
+  window.show();
+  return QApplication::exec();
+}

@@ -1,0 +1,97 @@
+#include "viewport_widget.h"
+
+#include <QMouseEvent>
+#include <QSurfaceFormat>
+#include <QWheelEvent>
+
+namespace impetus::app {
+namespace {
+
+int osgButton(Qt::MouseButton button) {
+  switch (button) {
+    case Qt::LeftButton: return 1;
+    case Qt::MiddleButton: return 2;
+    case Qt::RightButton: return 3;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+ViewportWidget::ViewportWidget(QWidget* parent)
+    : QOpenGLWidget(parent), view_(std::make_unique<render::SceneView>()) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(false);
+  setMinimumSize(320, 240);
+}
+
+ViewportWidget::~ViewportWidget() {
+  // OSG releases GL objects in its destructors: give it the context.
+  makeCurrent();
+  view_.reset();
+  doneCurrent();
+}
+
+void ViewportWidget::setDefaultSurfaceFormat() {
+  QSurfaceFormat format;
+  format.setDepthBufferSize(24);
+  format.setStencilBufferSize(8);
+  format.setSamples(4);
+  QSurfaceFormat::setDefaultFormat(format);
+}
+
+void ViewportWidget::initializeGL() {
+  const qreal ratio = devicePixelRatioF();
+  view_->initialize(int(width() * ratio), int(height() * ratio));
+}
+
+void ViewportWidget::resizeGL(int width, int height) {
+  const qreal ratio = devicePixelRatioF();
+  view_->resize(int(width * ratio), int(height * ratio));
+}
+
+void ViewportWidget::paintGL() {
+  view_->renderFrame(defaultFramebufferObject());
+  ++frames_;
+}
+
+float ViewportWidget::toOsgX(double x) const { return float(x * devicePixelRatioF()); }
+float ViewportWidget::toOsgY(double y) const { return float((height() - y) * devicePixelRatioF()); }
+
+void ViewportWidget::mousePressEvent(QMouseEvent* event) {
+  if (auto* q = view_->eventQueue()) {
+    q->getCurrentEventState()->setMouseYOrientation(osgGA::GUIEventAdapter::Y_INCREASING_UPWARDS);
+    q->mouseButtonPress(toOsgX(event->position().x()), toOsgY(event->position().y()),
+                        osgButton(event->button()));
+  }
+  update();
+}
+
+void ViewportWidget::mouseReleaseEvent(QMouseEvent* event) {
+  if (auto* q = view_->eventQueue())
+    q->mouseButtonRelease(toOsgX(event->position().x()), toOsgY(event->position().y()),
+                          osgButton(event->button()));
+  update();
+}
+
+void ViewportWidget::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (auto* q = view_->eventQueue())
+    q->mouseDoubleButtonPress(toOsgX(event->position().x()), toOsgY(event->position().y()),
+                              osgButton(event->button()));
+  update();
+}
+
+void ViewportWidget::mouseMoveEvent(QMouseEvent* event) {
+  if (auto* q = view_->eventQueue())
+    q->mouseMotion(toOsgX(event->position().x()), toOsgY(event->position().y()));
+  update();
+}
+
+void ViewportWidget::wheelEvent(QWheelEvent* event) {
+  if (auto* q = view_->eventQueue())
+    q->mouseScroll(event->angleDelta().y() > 0 ? osgGA::GUIEventAdapter::SCROLL_UP
+                                               : osgGA::GUIEventAdapter::SCROLL_DOWN);
+  update();
+}
+
+}  // namespace impetus::app

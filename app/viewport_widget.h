@@ -1,0 +1,44 @@
+#pragma once
+// Hosts the OpenSceneGraph view in a Qt widget (the osgQt pattern): OSG renders into the widget's
+// framebuffer object through an embedded graphics window; Qt input is forwarded to OSG's queue.
+
+#include <QOpenGLWidget>
+#include <memory>
+
+#include "impetus/render/scene_view.h"
+
+namespace impetus::app {
+
+class ViewportWidget : public QOpenGLWidget {
+  Q_OBJECT
+ public:
+  explicit ViewportWidget(QWidget* parent = nullptr);
+  ~ViewportWidget() override;
+
+  /// The GL surface every viewport needs (depth buffer, multisampling); call before QApplication.
+  static void setDefaultSurfaceFormat();
+
+  render::SceneView& sceneView() { return *view_; }
+  /// Frames rendered so far (the GUI tests wait on it).
+  long long framesRendered() const { return frames_; }
+
+ protected:
+  void initializeGL() override;
+  void resizeGL(int width, int height) override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+
+ private:
+  /// Qt logical coordinates -> OSG window pixels (OSG's y axis points up).
+  float toOsgX(double x) const;
+  float toOsgY(double y) const;
+
+  std::unique_ptr<render::SceneView> view_;
+  long long frames_ = 0;
+};
+
+}  // namespace impetus::app

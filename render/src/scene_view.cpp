@@ -1,0 +1,92 @@
+#include "impetus/render/scene_view.h"
+
+#include <cmath>
+
+#include <osg/Light>
+#include <osg/LightSource>
+#include <osgViewer/ViewerEventHandlers>
+
+#include "impetus/render/ground_grid.h"
+
+namespace impetus::render {
+namespace {
+
+osg::ref_ptr<osg::LightSource> makeSun() {
+  osg::ref_ptr<osg::Light> light = new osg::Light(0);
+  light->setPosition({0.4f, -0.3f, 1.0f, 0.0f});  // directional, from above and slightly behind
+  light->setDiffuse({0.85f, 0.85f, 0.82f, 1.0f});
+  light->setAmbient({0.35f, 0.35f, 0.38f, 1.0f});
+  osg::ref_ptr<osg::LightSource> source = new osg::LightSource;
+  source->setLight(light);
+  source->setReferenceFrame(osg::LightSource::ABSOLUTE_RF);
+  return source;
+}
+
+}  // namespace
+
+SceneView::SceneView()
+    : viewer_(new osgViewer::Viewer),
+      root_(new osg::Group),
+      sceneRoot_(new osg::Group),
+      orbit_(new osgGA::OrbitManipulator) {
+  root_->addChild(makeSun());
+  root_->getOrCreateStateSet()->setMode(GL_LIGHT0, osg::StateAttribute::ON);
+  root_->addChild(makeGroundGrid());
+  sceneRoot_->setName("scene");
+  root_->addChild(sceneRoot_);
+  viewer_->setSceneData(root_);
+  viewer_->setThreadingModel(osgViewer::Viewer::SingleThreaded);
+  viewer_->setLightingMode(osg::View::NO_LIGHT);  // our sun is the only light
+  viewer_->setKeyEventSetsDone(0);                // Escape must not end the viewer
+  orbit_->setAllowThrow(false);
+  viewer_->setCameraManipulator(orbit_, false);
+  setOrbit({0, 0, 0.5}, 9.0, -2.3, 0.45);
+}
+
+void SceneView::initialize(int width, int height) {
+  window_ = viewer_->setUpViewerAsEmbeddedInWindow(0, 0, width, height);
+  osg::Camera* cam = viewer_->getCamera();
+  cam->setClearColor({0.62f, 0.72f, 0.82f, 1.0f});
+  cam->setProjectionMatrixAsPerspective(45.0, double(width) / std::max(height, 1), 0.05, 500.0);
+  viewer_->realize();
+}
+
+void SceneView::resize(int width, int height) {
+  if (!window_) return;
+  window_->resized(0, 0, width, height);
+  window_->getEventQueue()->windowResize(0, 0, width, height);
+  viewer_->getCamera()->setViewport(0, 0, width, height);
+  viewer_->getCamera()->setProjectionMatrixAsPerspective(45.0, double(width) / std::max(height, 1),
+                                                         0.05, 500.0);
+}
+
+void SceneView::renderFrame(unsigned defaultFbo) {
+  if (!window_) return;
+  // Qt draws widgets into its own FBO; OSG must bind that one, not 0, when it resets targets.
+  window_->setDefaultFboId(defaultFbo);
+  viewer_->frame();
+}
+
+osgGA::EventQueue* SceneView::eventQueue() const {
+  return window_ ? window_->getEventQueue() : nullptr;
+}
+
+osg::Vec3d SceneView::worldToWindow(const osg::Vec3d& world) const {
+  const osg::Camera* cam = viewer_->getCamera();
+  osg::Matrixd vpw = cam->getViewMatrix() * cam->getProjectionMatrix();
+  if (cam->getViewport()) vpw = vpw * cam->getViewport()->computeWindowMatrix();
+  return world * vpw;
+}
+
+void SceneView::setOrbit(const osg::Vec3d& center, double distance, double azimuth,
+                         double elevation) {
+  const osg::Vec3d eye = center + osg::Vec3d(std::cos(elevation) * std::cos(azimuth),
+                                             std::cos(elevation) * std::sin(azimuth),
+                                             std::sin(elevation)) *
+                                      distance;
+  orbit_->setTransformation(eye, center, osg::Vec3d(0, 0, 1));
+  orbit_->setHomePosition(eye, center, osg::Vec3d(0, 0, 1));
+  viewer_->getCamera()->setViewMatrixAsLookAt(eye, center, osg::Vec3d(0, 0, 1));
+}
+
+}  // namespace impetus::render
