@@ -1,0 +1,22 @@
+#pragma once
+
+namespace impetus {
+
+/// What one World::step did and what it cost; the GUI status bar and `impetus-sim bench` show it.
+struct StepStatistics {
+  int rows = 0;                       ///< velocity rows solved
+  int velocityIterations = 0;
+  int positionIterations = 0;
+  double largestImpulseChange = 0.0;  ///< max |dp| in the last velocity iteration (unit: N s)
+  bool converged = false;             ///< velocity iterations stopped by the tolerance
+  bool outOfTime = false;             ///< velocity iterations stopped by the time budget
+  // Stage timings (unit: s), in step order.
+  double integrateVelocitySeconds = 0.0;
+  double prepareSeconds = 0.0;
+  double solveVelocitySeconds = 0.0;
+  double integratePositionSeconds = 0.0;
+  double solvePositionSeconds = 0.0;
+  double totalSeconds = 0.0;
+};
+
+}  // namespace impetus

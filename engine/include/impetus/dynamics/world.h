@@ -1,0 +1,124 @@
+#pragma once
+// The world: bodies, joints and the fixed-step integrator. One step (seed 002's semi-implicit
+// Euler, in the order of the paper):
+//
+//   integrateVelocities  v += dt (g + F/m),  L += dt tau,  w = I(t + dt/2)^-1 L
+//   prepareRows          joints write constraint/friction/limit rows at the start-of-step poses
+//   warmStart            apply last step's accumulated impulses (seed 000)
+//   solveVelocities      sequential impulses until tolerance / iteration cap / time budget
+//   storeImpulses        joints keep impulses (warm start, reaction readout)
+//   integratePositions   r += dt v,  q = exp(w dt) q (renormalised),  w = I(t+dt)^-1 L
+//   solvePositions       project anchors/axes/limits back with pseudo-velocities (no KE added)
+//   finish               joint coordinates, clear force accumulators, NaN check
+
+#include <chrono>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "impetus/dynamics/rigid_body.h"
+#include "impetus/dynamics/step_statistics.h"
+#include "impetus/joints/joint.h"
+#include "impetus/solver/row_buffer.h"
+#include "impetus/solver/sequential_impulse_solver.h"
+#include "impetus/solver/solver_settings.h"
+
+namespace impetus {
+
+struct WorldSettings {
+  Vec3 gravity{0.0, 0.0, -9.81};  ///< (unit: m/s^2)
+  SolverSettings solver;
+};
+
+/// Outcome of a step: a simulation that meets non-finite numbers stops and says where.
+struct StepStatus {
+  bool ok = true;
+  std::string message;
+};
+
+/// The pair of joint frames that puts a joint at world `anchor` with world `axis` (x axis) on the
+/// bodies' current poses, so that the joint coordinate is 0 there.
+std::pair<JointFrame, JointFrame> jointFramesFromWorld(const RigidBody& parent,
+                                                       const RigidBody& child, const Vec3& anchor,
+                                                       const Vec3& axis);
+
+class World {
+ public:
+  static constexpr BodyId kGround = 0;  ///< the static ground body every world has
+
+  explicit World(WorldSettings settings = {});
+
+  BodyId addBody(const RigidBodyDesc& desc);
+
+  /// Adds a joint of type JointT at world anchor/axis (current poses); throws on bad arguments.
+  template <class JointT>
+  JointT& addJoint(std::string name, BodyId parent, BodyId child, const Vec3& anchor,
+                   const Vec3& axis = Vec3::UnitX()) {
+    checkJointBodies(name, parent, child, axis);
+    auto [inParent, inChild] = jointFramesFromWorld(body(parent), body(child), anchor, axis);
+    auto joint = std::make_unique<JointT>(std::move(name), parent, child, inParent, inChild);
+    JointT& ref = *joint;
+    joints_.push_back(std::move(joint));
+    return ref;
+  }
+  Joint& addJoint(std::unique_ptr<Joint> joint);
+
+  /// Advances the world by dt seconds.
+  StepStatus step(double dt);
+
+  int bodyCount() const { return static_cast<int>(bodies_.size()); }
+  RigidBody& body(BodyId id) { return bodies_.at(static_cast<size_t>(id)); }
+  const RigidBody& body(BodyId id) const { return bodies_.at(static_cast<size_t>(id)); }
+  std::span<const RigidBody> bodies() const { return bodies_; }
+  int jointCount() const { return static_cast<int>(joints_.size()); }
+  Joint& joint(int i) { return *joints_.at(static_cast<size_t>(i)); }
+  const Joint& joint(int i) const { return *joints_.at(static_cast<size_t>(i)); }
+  BodyId findBody(const std::string& name) const;  ///< -1 if absent
+  Joint* findJoint(const std::string& name);        ///< nullptr if absent
+
+  /// Re-derives rotation/inertia/angular velocity after bodies were edited by hand.
+  void updateDerived();
+
+  WorldSettings& settings() { return settings_; }
+  const WorldSettings& settings() const { return settings_; }
+  double time() const { return time_; }
+  const StepStatistics& statistics() const { return statistics_; }
+  bool failed() const { return failed_; }
+  const std::string& failure() const { return failure_; }
+
+  double kineticEnergy() const;             ///< (unit: J)
+  double potentialEnergy() const;           ///< -sum m g.x, zero at the origin (unit: J)
+  double largestAnchorSeparation() const;   ///< over all joints (unit: m)
+
+ private:
+  void checkJointBodies(const std::string& name, BodyId parent, BodyId child, const Vec3& axis) const;
+  void integrateVelocities(double dt);
+  void prepareRows(double dt, bool positionPhase);
+  void integratePositions(double dt, std::span<const SolverVelocity> velocities);
+  void solvePositions(double dt);
+  bool checkFinite();
+
+  WorldSettings settings_;
+  std::vector<RigidBody> bodies_;
+  std::vector<std::unique_ptr<Joint>> joints_;
+  double time_ = 0.0;
+  StepStatistics statistics_;
+  bool failed_ = false;
+  std::string failure_;
+
+  // Per-step scratch, kept to avoid allocation.
+  RowBuffer rows_;
+  RowBuffer positionRows_;  ///< one joint's rows in the nonlinear position pass
+  std::vector<SolverBodyMass> masses_;
+  std::vector<SolverVelocity> velocities_;
+  std::vector<SolverVelocity> pseudoVelocities_;
+  std::vector<Vec3> angularBeforeSolve_;
+  std::vector<Mat3> midpointRotation_;
+  std::vector<double> rotorSpeeds_{0.0};           ///< slot 0: "no rotor"
+  std::vector<double> rotorInverseInertia_{0.0};
+  std::vector<double> pseudoRotorSpeeds_;
+};
+
+}  // namespace impetus

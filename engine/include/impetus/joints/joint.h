@@ -1,0 +1,145 @@
+#pragma once
+// A joint between a parent body A and a child body B (A may be the ground, body 0). Each joint has
+// a frame on each body; the frame's x axis is the joint axis (hinge axis, slide direction). At
+// assembly the two frames coincide in the world; the joint's coordinate is 0 there.
+//
+// Joint types emit solver rows (see solver/constraint_row.h) in two phases:
+//  - velocity rows: the holonomic constraint (seed 000 eq. 2), then Coulomb joint friction on the
+//    free DOF (seed 000 eq. 8-10), limits (one-sided, speculative), viscous damping (soft row);
+//  - position rows: the same constraints and limits, with targets that remove the position error
+//    found after integrating positions (post-step projection with pseudo-velocities).
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "impetus/dynamics/rigid_body.h"
+#include "impetus/math/types.h"
+#include "impetus/solver/row_buffer.h"
+
+namespace impetus {
+
+enum class JointType { Fixed, Revolute, Prismatic, Spherical, Cylindrical, Universal };
+
+const char* jointTypeName(JointType type);
+
+/// A joint frame expressed in its body's frame (relative to the body's centre of mass).
+struct JointFrame {
+  Vec3 anchor = Vec3::Zero();             ///< (unit: m)
+  Quat orientation = Quat::Identity();    ///< x axis = joint axis
+};
+
+/// Range of a joint coordinate (unit: rad for rotation, m for translation).
+struct JointLimit {
+  bool enabled = false;
+  double lower = 0.0;
+  double upper = 0.0;
+};
+
+/// Coulomb friction in the joint (seed 000): ||p_fr|| <= F_max dt over the free DOF.
+struct JointFriction {
+  double torque = 0.0;  ///< F_max for rotational free DOF (unit: N m)
+  double force = 0.0;   ///< F_max for translational free DOF (unit: N)
+};
+
+/// World-frame pose of a joint's two frames at the current body poses.
+struct JointPose {
+  Vec3 anchorA, anchorB;  ///< world anchors (unit: m)
+  Vec3 armA, armB;        ///< anchor - centre of mass (unit: m)
+  Mat3 frameA, frameB;    ///< columns: joint x, y, z axes in the world
+  Quat orientationA, orientationB;  ///< joint frames -> world
+};
+
+/// What a joint needs to build its rows.
+struct JointBuildContext {
+  std::span<const RigidBody> bodies;
+  double dt = 0.01;                 ///< (unit: s)
+  bool positionPhase = false;       ///< building position-projection rows
+  double correctionFactor = 1.0;    ///< share of the position error removed this step
+  double maxCorrectionSpeed = 5.0;  ///< cap on correction targets (unit: m/s or rad/s)
+
+  /// Target of a position-projection row for constraint error C (J v_pseudo = -factor C / dt).
+  double correctionTarget(double error) const;
+};
+
+class Joint {
+ public:
+  Joint(std::string name, BodyId parent, BodyId child, JointFrame inParent, JointFrame inChild);
+  virtual ~Joint() = default;
+  Joint(const Joint&) = delete;
+  Joint& operator=(const Joint&) = delete;
+
+  virtual JointType type() const = 0;
+  /// Number of degrees of freedom the joint leaves free.
+  virtual int freeDof() const = 0;
+
+  const std::string& name() const { return name_; }
+  BodyId parent() const { return parent_; }
+  BodyId child() const { return child_; }
+  const JointFrame& frameInParent() const { return inParent_; }
+  const JointFrame& frameInChild() const { return inChild_; }
+
+  JointFriction friction;  ///< Coulomb friction, 0 = none
+  JointLimit limit;        ///< revolute and prismatic only
+  double damping = 0.0;    ///< viscous: torque = -damping * rate (N m s/rad) or force (N s/m)
+
+  /// Appends this step's velocity rows, warm-started from the last step's impulses.
+  void buildVelocityRows(const JointBuildContext& ctx, RowBuffer& rows, bool warmStart);
+  /// Appends the position-projection rows at the current (post-integration) poses.
+  void buildPositionRows(const JointBuildContext& ctx, RowBuffer& rows);
+  /// Keeps the solved impulses for warm starting and the reaction readout.
+  void storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodies, double dt);
+  /// Updates the cached coordinate and rate after a step (unwrapping revolute angles).
+  void updateCoordinates(std::span<const RigidBody> bodies);
+
+  JointPose pose(std::span<const RigidBody> bodies) const;
+
+  /// Primary coordinate: angle (rad) or displacement (m) along the joint axis; 0 for spherical.
+  double position() const { return position_; }
+  /// Its rate (rad/s or m/s).
+  double rate() const { return rate_; }
+  /// Reaction on the child at the anchor, child joint frame, from the last step (unit: N).
+  const Vec3& reactionForce() const { return reactionForce_; }
+  /// Reaction torque on the child about the anchor, child joint frame (unit: N m).
+  const Vec3& reactionTorque() const { return reactionTorque_; }
+  /// Generalised reaction along the primary DOF (torque about / force along the joint axis).
+  double generalizedForce() const { return generalizedForce_; }
+  /// Anchor separation (m) at the current poses: the joint error benchmarks report.
+  double anchorSeparation(std::span<const RigidBody> bodies) const;
+  /// Angle between the two frames' joint axes (rad), for joints that align them.
+  double axisMisalignment(std::span<const RigidBody> bodies) const;
+
+ protected:
+  virtual void addVelocityRows(const JointBuildContext& ctx, const JointPose& pose,
+                               RowBuffer& rows) = 0;
+  virtual void addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
+                               RowBuffer& rows) = 0;
+  /// Coordinate at the current poses, before unwrapping (rad or m); 0 if the type has none.
+  virtual double measureCoordinate(const JointPose& /*pose*/) const { return 0.0; }
+  /// Rate of the primary coordinate (rad/s or m/s).
+  virtual double measureRate(const JointPose& /*pose*/, const RigidBody& /*a*/,
+                             const RigidBody& /*b*/) const {
+    return 0.0;
+  }
+  virtual bool rotational() const { return true; }
+  /// Continuous coordinate near the last one (revolute angles unwrap across +-pi).
+  double continuousCoordinate(const JointPose& pose) const;
+
+ private:
+  std::string name_;
+  BodyId parent_;
+  BodyId child_;
+  JointFrame inParent_;
+  JointFrame inChild_;
+  int firstRow_ = 0;
+  int rowCount_ = 0;
+  std::vector<double> impulseCache_;
+  double position_ = 0.0;
+  double rate_ = 0.0;
+  Vec3 reactionForce_ = Vec3::Zero();
+  Vec3 reactionTorque_ = Vec3::Zero();
+  double generalizedForce_ = 0.0;
+};
+
+}  // namespace impetus

@@ -1,0 +1,52 @@
+#pragma once
+// Fixed-size math types of the engine (Eigen, double precision) and the few rotation helpers the
+// integrator and the joints share.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+namespace impetus {
+
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+using Quat = Eigen::Quaterniond;
+
+/// Cross-product matrix: skew(a) * b == a.cross(b).
+inline Mat3 skew(const Vec3& a) {
+  Mat3 m;
+  m << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
+  return m;
+}
+
+/// Rotation by the rotation vector `theta` (axis * angle, rad), exact exponential map.
+inline Quat rotationFromVector(const Vec3& theta) {
+  const double angle = theta.norm();
+  if (angle < 1e-12) {  // second-order series keeps the quaternion unit to rounding
+    const Quat q(1.0, 0.5 * theta.x(), 0.5 * theta.y(), 0.5 * theta.z());
+    return q.normalized();
+  }
+  return Quat(Eigen::AngleAxisd(angle, theta / angle));
+}
+
+/// q(t + dt) for angular velocity w (world frame, rad/s): exp(w dt) * q, renormalised.
+inline Quat integrateOrientation(const Quat& q, const Vec3& w, double dt) {
+  return (rotationFromVector(w * dt) * q).normalized();
+}
+
+/// Rotation vector (axis * angle, |angle| <= pi) of a unit quaternion.
+inline Vec3 rotationVector(Quat q) {
+  if (q.w() < 0) q.coeffs() = -q.coeffs();  // shortest arc
+  const Vec3 v = q.vec();
+  const double s = v.norm();
+  if (s < 1e-12) return 2.0 * v;
+  return v * (2.0 * std::atan2(s, q.w()) / s);
+}
+
+/// Any unit vector perpendicular to unit `n`, and a third completing a right-handed basis.
+inline void orthonormalBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
+  t1 = (std::abs(n.x()) < 0.57735) ? Vec3(0, n.z(), -n.y()) : Vec3(n.y(), -n.x(), 0);
+  t1.normalize();
+  t2 = n.cross(t1);
+}
+
+}  // namespace impetus

@@ -1,0 +1,72 @@
+#pragma once
+// The solver's only currency. Everything that constrains motion — joints, limits, joint friction
+// (seed 000), motor couplings (seed 001), contacts (seed 002) — becomes ROWS:
+//
+//   one scalar equation   J v + softness * p = target,   J = [J_vA J_wA J_vB J_wB | J_m]
+//
+// over two bodies (6 columns each) and optionally one motor rotor (a 1-DOF entity). Rows are
+// grouped into BLOCKS of 1-6 rows over the same two bodies that are solved together exactly:
+//
+//   Equality : p free (a whole joint: 5 rows of a hinge, 6 of a weld)
+//   Bounded  : lower <= p <= upper (one row); with boundRow >= 0 the box is +-coef * p[boundRow]
+//   NormBall : ||p|| <= normBound + coef * p[boundRow]  (seed 000 eq. 9-10; seed 002 eq. 21)
+//   Mixed    : leading equality rows + `frictionCount` trailing rows under one NormBall bound —
+//              a joint together with its friction (seed 000), so that the friction impulse sees
+//              the joint's true effective mass and static friction holds exactly
+//
+// The solver never learns what produced a row; joint types only write rows in a prepare phase.
+
+#include <cstdint>
+
+#include "impetus/math/types.h"
+
+namespace impetus {
+
+struct ConstraintRow {
+  // Velocity Jacobian (world frame).
+  Vec3 linearA = Vec3::Zero(), angularA = Vec3::Zero();
+  Vec3 linearB = Vec3::Zero(), angularB = Vec3::Zero();
+  double rotorJacobian = 0.0;  ///< J_m on the rotor's speed (1/r for a gear motor)
+
+  // M^-1 J^T, filled by RowBuffer::finalize: how one unit of impulse changes each velocity.
+  Vec3 responseLinearA = Vec3::Zero(), responseAngularA = Vec3::Zero();
+  Vec3 responseLinearB = Vec3::Zero(), responseAngularB = Vec3::Zero();
+  double responseRotor = 0.0;
+
+  int bodyA = 0;  ///< solver body index (0 is the static ground)
+  int bodyB = 0;
+  int rotor = 0;  ///< rotor slot; 0 is the "no rotor" slot whose speed is always 0
+
+  double target = 0.0;    ///< desired J v (unit of the row: m/s or rad/s)
+  double softness = 0.0;  ///< compliance per step: J v + softness p = target (damping, springs)
+  double lower = -1e300;  ///< impulse bounds for Bounded blocks (unit: N s or N m s)
+  double upper = 1e300;
+  double impulse = 0.0;   ///< accumulated impulse, warm-started (unit: N s or N m s)
+};
+
+enum class BlockKind : std::uint8_t { Equality, Bounded, NormBall, Mixed };
+
+constexpr int kMaxBlockRows = 6;
+using BlockVector = Eigen::Matrix<double, kMaxBlockRows, 1>;
+using BlockMatrix = Eigen::Matrix<double, kMaxBlockRows, kMaxBlockRows>;
+
+/// Effective-mass matrices of a multi-row block, padded with identity past `count`.
+struct BlockMatrices {
+  BlockMatrix k;                ///< J M^-1 J^T (+ softness on the diagonal)
+  BlockMatrix inverseK;         ///< its inverse
+  BlockMatrix inverseEquality;  ///< Mixed: inverse of the leading equality corner
+};
+
+struct RowBlock {
+  int first = 0;  ///< rows [first, first + count)
+  int count = 1;  ///< 1..kMaxBlockRows
+  BlockKind kind = BlockKind::Equality;
+  int frictionCount = 0;     ///< Mixed: trailing rows under the NormBall bound
+  double normBound = 0.0;    ///< fixed part of the NormBall radius (e.g. F_max * dt)
+  double boundCoefficient = 0.0;  ///< times the accumulated impulse of `boundRow` (e.g. mu)
+  int boundRow = -1;         ///< row whose impulse scales the bound, or -1
+  double inverseK = 0.0;     ///< single-row blocks: 1 / (J M^-1 J^T + softness)
+  int matrices = -1;         ///< multi-row blocks: index into RowBuffer::matrices()
+};
+
+}  // namespace impetus

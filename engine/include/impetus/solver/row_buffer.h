@@ -1,0 +1,51 @@
+#pragma once
+// Contiguous storage of a step's rows and blocks. Cleared, never shrunk, so that after warm-up a
+// step allocates nothing.
+
+#include <span>
+#include <vector>
+
+#include "impetus/solver/constraint_row.h"
+
+namespace impetus {
+
+/// Mass properties of one solver body, as the rows see them.
+struct SolverBodyMass {
+  double inverseMass = 0.0;
+  Mat3 inverseInertia = Mat3::Zero();  ///< world frame
+};
+
+class RowBuffer {
+ public:
+  void clear() {
+    rows_.clear();
+    blocks_.clear();
+    matrices_.clear();
+  }
+  /// Appends `count` zeroed rows over bodies a, b as one block; returns the first row's index.
+  int addBlock(BlockKind kind, int count, int bodyA, int bodyB);
+  /// Merges the last `blocks` blocks (same two bodies, <= kMaxBlockRows rows) into one block of
+  /// `kind`; for Mixed, the rows of the last merged block are the friction rows and its NormBall
+  /// bound (or a Bounded row's upper bound) becomes the Mixed block's bound.
+  void mergeLastBlocks(int blocks, BlockKind kind);
+  ConstraintRow& row(int i) { return rows_[static_cast<size_t>(i)]; }
+  RowBlock& block(int i) { return blocks_[static_cast<size_t>(i)]; }
+  RowBlock& lastBlock() { return blocks_.back(); }
+
+  /// Fills each row's response M^-1 J^T and each block's inverse effective mass.
+  void finalize(std::span<const SolverBodyMass> bodies, std::span<const double> rotorInverseInertia);
+
+  std::span<ConstraintRow> rows() { return rows_; }
+  std::span<const ConstraintRow> rows() const { return rows_; }
+  std::span<RowBlock> blocks() { return blocks_; }
+  std::span<const RowBlock> blocks() const { return blocks_; }
+  std::span<const BlockMatrices> matrices() const { return matrices_; }
+  int rowCount() const { return static_cast<int>(rows_.size()); }
+
+ private:
+  std::vector<ConstraintRow> rows_;
+  std::vector<RowBlock> blocks_;
+  std::vector<BlockMatrices> matrices_;
+};
+
+}  // namespace impetus

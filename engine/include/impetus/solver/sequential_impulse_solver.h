@@ -1,0 +1,42 @@
+#pragma once
+// Projected Gauss-Seidel over row blocks ("sequential impulses", seed 000 eq. 7-10): each block
+// computes the impulse change that zeroes its residual, adds it to the accumulated impulse,
+// projects the sum onto its bound and applies the difference to the bodies (and rotor).
+//
+//   dp = -K^-1 (J v + softness p - target);  p' = proj(p + dp);  v += M^-1 J^T (p' - p)
+//
+// The loop is flat over contiguous blocks; no virtual calls, no allocation.
+
+#include <chrono>
+#include <span>
+
+#include "impetus/math/types.h"
+#include "impetus/solver/row_buffer.h"
+#include "impetus/solver/solver_settings.h"
+
+namespace impetus {
+
+/// The velocity state the solver updates for one body (or the pseudo-velocity in the position pass).
+struct SolverVelocity {
+  Vec3 linear = Vec3::Zero();
+  Vec3 angular = Vec3::Zero();
+};
+
+struct SolveResult {
+  int iterations = 0;              ///< iterations performed
+  double largestImpulseChange = 0.0;  ///< max |dp| of the last iteration (unit: N s)
+  bool converged = false;          ///< stopped by the tolerance
+  bool outOfTime = false;          ///< stopped by the time budget
+};
+
+/// Applies the accumulated impulses (warm start) to the velocities.
+void applyAccumulatedImpulses(std::span<const ConstraintRow> rows,
+                              std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds);
+
+/// Iterates until tolerance, `maxIterations`, or `deadline` (ignored when !useDeadline).
+SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
+                        std::span<double> rotorSpeeds, int maxIterations, double tolerance,
+                        bool useTolerance, bool useDeadline,
+                        std::chrono::steady_clock::time_point deadline);
+
+}  // namespace impetus

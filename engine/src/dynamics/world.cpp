@@ -1,0 +1,278 @@
+#include "impetus/dynamics/world.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace impetus {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+/// A rotation whose x axis is the unit vector `axis`.
+Quat frameWithXAxis(const Vec3& axis) { return Quat::FromTwoVectors(Vec3::UnitX(), axis); }
+
+}  // namespace
+
+std::pair<JointFrame, JointFrame> jointFramesFromWorld(const RigidBody& parent,
+                                                       const RigidBody& child, const Vec3& anchor,
+                                                       const Vec3& axis) {
+  const Quat world = frameWithXAxis(axis.normalized());
+  JointFrame inParent{parent.orientation.inverse() * (anchor - parent.position),
+                      parent.orientation.inverse() * world};
+  JointFrame inChild{child.orientation.inverse() * (anchor - child.position),
+                     child.orientation.inverse() * world};
+  return {inParent, inChild};
+}
+
+World::World(WorldSettings settings) : settings_(settings) {
+  RigidBodyDesc ground;
+  ground.name = "world";
+  ground.type = BodyType::Static;
+  bodies_.push_back(makeRigidBody(ground));
+}
+
+BodyId World::addBody(const RigidBodyDesc& desc) {
+  if (findBody(desc.name) >= 0)
+    throw std::invalid_argument("duplicate body name '" + desc.name + "'");
+  bodies_.push_back(makeRigidBody(desc));
+  return static_cast<BodyId>(bodies_.size() - 1);
+}
+
+void World::checkJointBodies(const std::string& name, BodyId parent, BodyId child,
+                             const Vec3& axis) const {
+  const auto valid = [&](BodyId id) { return id >= 0 && id < bodyCount(); };
+  if (!valid(parent) || !valid(child))
+    throw std::invalid_argument("joint '" + name + "': body index out of range");
+  if (parent == child) throw std::invalid_argument("joint '" + name + "': joins a body to itself");
+  if (!axis.allFinite() || axis.norm() < 1e-9)
+    throw std::invalid_argument("joint '" + name + "': zero or non-finite axis");
+  if (!body(parent).isDynamic() && !body(child).isDynamic())
+    throw std::invalid_argument("joint '" + name + "': joins two non-dynamic bodies");
+}
+
+Joint& World::addJoint(std::unique_ptr<Joint> joint) {
+  const Vec3 axis = joint->frameInParent().orientation * Vec3::UnitX();
+  checkJointBodies(joint->name(), joint->parent(), joint->child(), axis);
+  joints_.push_back(std::move(joint));
+  return *joints_.back();
+}
+
+BodyId World::findBody(const std::string& name) const {
+  for (size_t i = 0; i < bodies_.size(); ++i)
+    if (bodies_[i].name == name) return static_cast<BodyId>(i);
+  return -1;
+}
+
+Joint* World::findJoint(const std::string& name) {
+  for (auto& j : joints_)
+    if (j->name() == name) return j.get();
+  return nullptr;
+}
+
+void World::updateDerived() {
+  for (RigidBody& b : bodies_) b.updateDerived();
+}
+
+StepStatus World::step(double dt) {
+  if (failed_) return {false, failure_};
+  if (!(dt > 0.0) || !std::isfinite(dt)) return {false, "step: dt must be positive and finite"};
+  const SolverSettings& solver = settings_.solver;
+  const auto t0 = Clock::now();
+
+  integrateVelocities(dt);
+  const auto t1 = Clock::now();
+
+  prepareRows(dt, false);
+  const auto t2 = Clock::now();
+
+  if (solver.warmStart) applyAccumulatedImpulses(rows_.rows(), velocities_, rotorSpeeds_);
+  const bool adaptive = !solver.deterministic;
+  const SolveResult velocityResult =
+      solveBlocks(rows_, velocities_, rotorSpeeds_, std::max(solver.velocityIterations, 1),
+                  solver.impulseTolerance, adaptive, adaptive && solver.timeBudget > 0.0,
+                  t2 + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(solver.timeBudget)));
+  for (auto& j : joints_) j->storeImpulses(rows_, bodies_, dt);
+  const auto t3 = Clock::now();
+
+  integratePositions(dt, velocities_);
+  const auto t4 = Clock::now();
+
+  solvePositions(dt);
+  for (auto& j : joints_) j->updateCoordinates(bodies_);
+  for (RigidBody& b : bodies_) {
+    b.force.setZero();
+    b.torque.setZero();
+  }
+  time_ += dt;
+  const auto t5 = Clock::now();
+
+  statistics_.rows = rows_.rowCount();
+  statistics_.velocityIterations = velocityResult.iterations;
+  statistics_.largestImpulseChange = velocityResult.largestImpulseChange;
+  statistics_.converged = velocityResult.converged;
+  statistics_.outOfTime = velocityResult.outOfTime;
+  statistics_.integrateVelocitySeconds = seconds(t0, t1);
+  statistics_.prepareSeconds = seconds(t1, t2);
+  statistics_.solveVelocitySeconds = seconds(t2, t3);
+  statistics_.integratePositionSeconds = seconds(t3, t4);
+  statistics_.solvePositionSeconds = seconds(t4, t5);
+  statistics_.totalSeconds = seconds(t0, t5);
+
+  if (!checkFinite()) return {false, failure_};
+  return {};
+}
+
+void World::integrateVelocities(double dt) {
+  const size_t n = bodies_.size();
+  masses_.resize(n);
+  velocities_.resize(n);
+  angularBeforeSolve_.resize(n);
+  midpointRotation_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    RigidBody& b = bodies_[i];
+    Mat3 inverseInertia = b.inverseInertiaWorld;
+    if (b.isDynamic()) {
+      // Seed 002 eq. 11-12: v += dt (g + f/m); L += dt tau; w = I^-1 L. The inertia is taken at
+      // the step's MIDPOINT orientation (fixed point of q_mid = exp(w dt/2) q, w = I(q_mid)^-1 L):
+      // the symmetric rule keeps the energy of free rotation bounded, where I(t) makes it grow
+      // and drives even a major-axis spin away from its axis. The solver uses the same inertia.
+      b.linearVelocity += dt * (settings_.gravity + b.inverseMass * b.force);
+      b.angularMomentum += dt * b.torque;
+      Vec3 w = b.inverseInertiaWorld * b.angularMomentum;
+      Mat3 rotation = b.rotation;
+      for (int k = 0; k < 2; ++k) {
+        rotation = (rotationFromVector(0.5 * dt * w) * b.orientation).toRotationMatrix();
+        inverseInertia = rotation * b.inverseInertiaBody * rotation.transpose();
+        w = inverseInertia * b.angularMomentum;
+      }
+      b.angularVelocity = w;
+      midpointRotation_[i] = rotation;
+    }
+    masses_[i] = {b.inverseMass, inverseInertia};
+    velocities_[i] = {b.linearVelocity, b.angularVelocity};
+    angularBeforeSolve_[i] = b.angularVelocity;
+  }
+}
+
+void World::prepareRows(double dt, bool positionPhase) {
+  rows_.clear();
+  JointBuildContext ctx;
+  ctx.bodies = bodies_;
+  ctx.dt = dt;
+  ctx.positionPhase = positionPhase;
+  ctx.correctionFactor = settings_.solver.positionCorrectionFactor;
+  ctx.maxCorrectionSpeed = settings_.solver.maxCorrectionSpeed;
+  for (auto& j : joints_) {
+    if (positionPhase)
+      j->buildPositionRows(ctx, rows_);
+    else
+      j->buildVelocityRows(ctx, rows_, settings_.solver.warmStart);
+  }
+  rows_.finalize(masses_, rotorInverseInertia_);
+}
+
+void World::integratePositions(double dt, std::span<const SolverVelocity> velocities) {
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    RigidBody& b = bodies_[i];
+    if (b.type == BodyType::Static) continue;
+    if (b.isDynamic()) {
+      b.linearVelocity = velocities[i].linear;
+      // The impulses changed L by I_mid dw; adding the change (not L = I w) keeps L of a body no
+      // row touched bit-exact, so free-body momentum is conserved to rounding.
+      const Vec3 dw = velocities[i].angular - angularBeforeSolve_[i];
+      const Mat3& r = midpointRotation_[i];
+      if (dw != Vec3::Zero()) b.angularMomentum += r * (b.inertiaBody * (r.transpose() * dw));
+      b.angularVelocity = velocities[i].angular;
+    }
+    // Seed 002 eq. 13-14: r += dt v(t+dt); R += dt [w(t+dt)]x R, here the exact exponential.
+    b.position += dt * b.linearVelocity;
+    b.orientation = integrateOrientation(b.orientation, b.angularVelocity, dt);
+    b.updateDerived();
+  }
+}
+
+void World::solvePositions(double dt) {
+  // Nonlinear Gauss-Seidel projection: each joint in turn re-linearises its position rows at the
+  // CURRENT poses, solves them once and moves its two bodies at once. Linearising the whole
+  // system once per step instead diverges in fast whips (BENCH-SCENES prototype, chain30).
+  // Pseudo-velocities move positions only and are discarded: no kinetic energy is added.
+  const SolverSettings& solver = settings_.solver;
+  if (solver.positionIterations <= 0 || joints_.empty()) return;
+  pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
+  pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
+  JointBuildContext ctx;
+  ctx.bodies = bodies_;
+  ctx.dt = dt;
+  ctx.positionPhase = true;
+  ctx.correctionFactor = solver.positionCorrectionFactor;
+  ctx.maxCorrectionSpeed = solver.maxCorrectionSpeed;
+  int iterations = 0;
+  for (int it = 0; it < solver.positionIterations; ++it) {
+    double largest = 0.0;
+    for (auto& j : joints_) {
+      positionRows_.clear();
+      j->buildPositionRows(ctx, positionRows_);
+      const size_t ids[2] = {static_cast<size_t>(j->parent()), static_cast<size_t>(j->child())};
+      for (size_t id : ids) masses_[id] = {bodies_[id].inverseMass, bodies_[id].inverseInertiaWorld};
+      positionRows_.finalize(masses_, rotorInverseInertia_);
+      const SolveResult r = solveBlocks(positionRows_, pseudoVelocities_, pseudoRotorSpeeds_, 1,
+                                        0.0, false, false, Clock::time_point{});
+      largest = std::max(largest, r.largestImpulseChange);
+      for (size_t id : ids) {
+        RigidBody& b = bodies_[id];
+        SolverVelocity& p = pseudoVelocities_[id];
+        if (b.isDynamic() && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero())) {
+          b.position += dt * p.linear;
+          b.orientation = integrateOrientation(b.orientation, p.angular, dt);
+          b.updateDerived();
+        }
+        p = SolverVelocity{};
+      }
+    }
+    iterations = it + 1;
+    if (!solver.deterministic && largest < solver.impulseTolerance) break;
+  }
+  statistics_.positionIterations = iterations;
+}
+
+bool World::checkFinite() {
+  for (const RigidBody& b : bodies_) {
+    if (b.position.allFinite() && b.orientation.coeffs().allFinite() &&
+        b.linearVelocity.allFinite() && b.angularMomentum.allFinite())
+      continue;
+    std::ostringstream msg;
+    msg << "simulation stopped: non-finite state of body '" << b.name << "' at t = " << time_
+        << " s";
+    failed_ = true;
+    failure_ = msg.str();
+    return false;
+  }
+  return true;
+}
+
+double World::kineticEnergy() const {
+  double e = 0.0;
+  for (const RigidBody& b : bodies_) e += b.kineticEnergy();
+  return e;
+}
+
+double World::potentialEnergy() const {
+  double e = 0.0;
+  for (const RigidBody& b : bodies_)
+    if (b.isDynamic()) e -= b.mass * settings_.gravity.dot(b.position);
+  return e;
+}
+
+double World::largestAnchorSeparation() const {
+  double worst = 0.0;
+  for (const auto& j : joints_) worst = std::max(worst, j->anchorSeparation(bodies_));
+  return worst;
+}
+
+}  // namespace impetus

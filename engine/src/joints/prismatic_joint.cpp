@@ -1,0 +1,51 @@
+#include "impetus/joints/prismatic_joint.h"
+
+#include "impetus/joints/constraint_parts.h"
+
+namespace impetus {
+
+void PrismaticJoint::addVelocityRows(const JointBuildContext& ctx, const JointPose& pose,
+                                     RowBuffer& rows) {
+  const int a = parent(), b = child();
+  parts::perpendicularSlide(ctx, pose, a, b, rows);
+  parts::angularLock(ctx, pose, a, b, rows);
+  const Vec3 axis = pose.frameA.col(0);
+  const auto axisRow = [&](BlockKind kind) { return parts::linearAxis(rows, kind, a, b, pose, axis); };
+  if (friction.force > 0.0) {  // slider and its friction solved as one block (seed 000)
+    parts::frictionRow(rows, axisRow(BlockKind::Bounded), friction.force * ctx.dt);
+    rows.mergeLastBlocks(3, BlockKind::Mixed);
+  } else {
+    rows.mergeLastBlocks(2, BlockKind::Equality);
+  }
+  if (limit.enabled)
+    parts::limitRows(ctx, limit, measureCoordinate(pose), rows, [&] { return axisRow(BlockKind::Bounded); });
+  if (damping > 0.0) parts::dampingRow(rows, axisRow(BlockKind::Equality), damping, ctx.dt);
+}
+
+void PrismaticJoint::addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
+                                     RowBuffer& rows) {
+  const int a = parent(), b = child();
+  parts::perpendicularSlide(ctx, pose, a, b, rows);
+  parts::angularLock(ctx, pose, a, b, rows);
+  rows.mergeLastBlocks(2, BlockKind::Equality);
+  if (limit.enabled) {
+    const Vec3 axis = pose.frameA.col(0);
+    parts::limitRows(ctx, limit, measureCoordinate(pose), rows, [&] {
+      return parts::linearAxis(rows, BlockKind::Bounded, a, b, pose, axis);
+    });
+  }
+}
+
+double PrismaticJoint::measureCoordinate(const JointPose& pose) const {
+  return pose.frameA.col(0).dot(pose.anchorB - pose.anchorA);
+}
+
+double PrismaticJoint::measureRate(const JointPose& pose, const RigidBody& a,
+                                   const RigidBody& b) const {
+  const Vec3 axis = pose.frameA.col(0);
+  const Vec3 separation = pose.anchorB - pose.anchorA;
+  return axis.dot(b.pointVelocity(pose.anchorB) - a.pointVelocity(pose.anchorA)) +
+         a.angularVelocity.cross(axis).dot(separation);
+}
+
+}  // namespace impetus

@@ -1,0 +1,52 @@
+#include "impetus/joints/revolute_joint.h"
+
+#include <cmath>
+
+#include "impetus/joints/constraint_parts.h"
+
+namespace impetus {
+
+void RevoluteJoint::addVelocityRows(const JointBuildContext& ctx, const JointPose& pose,
+                                    RowBuffer& rows) {
+  const int a = parent(), b = child();
+  parts::point(ctx, pose, a, b, rows);
+  parts::axisAlignment(ctx, pose, a, b, rows);
+  const Vec3 axis = pose.frameA.col(0);
+  if (friction.torque > 0.0) {  // hinge and its friction solved as one block (seed 000)
+    parts::frictionRow(rows, parts::angularAxis(rows, BlockKind::Bounded, a, b, axis),
+                       friction.torque * ctx.dt);
+    rows.mergeLastBlocks(3, BlockKind::Mixed);
+  } else {
+    rows.mergeLastBlocks(2, BlockKind::Equality);
+  }
+  if (limit.enabled)
+    parts::limitRows(ctx, limit, continuousCoordinate(pose), rows,
+                     [&] { return parts::angularAxis(rows, BlockKind::Bounded, a, b, axis); });
+  if (damping > 0.0) parts::dampingRow(rows, parts::angularAxis(rows, BlockKind::Equality, a, b, axis), damping, ctx.dt);
+}
+
+void RevoluteJoint::addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
+                                    RowBuffer& rows) {
+  const int a = parent(), b = child();
+  parts::point(ctx, pose, a, b, rows);
+  parts::axisAlignment(ctx, pose, a, b, rows);
+  rows.mergeLastBlocks(2, BlockKind::Equality);
+  if (limit.enabled) {
+    const Vec3 axis = pose.frameA.col(0);
+    parts::limitRows(ctx, limit, continuousCoordinate(pose), rows,
+                     [&] { return parts::angularAxis(rows, BlockKind::Bounded, a, b, axis); });
+  }
+}
+
+double RevoluteJoint::measureCoordinate(const JointPose& pose) const {
+  // Twist of the child frame relative to the parent frame about the joint x axis.
+  const Quat relative = pose.orientationA.inverse() * pose.orientationB;
+  return 2.0 * std::atan2(relative.x(), relative.w());
+}
+
+double RevoluteJoint::measureRate(const JointPose& pose, const RigidBody& a,
+                                  const RigidBody& b) const {
+  return pose.frameA.col(0).dot(b.angularVelocity - a.angularVelocity);
+}
+
+}  // namespace impetus

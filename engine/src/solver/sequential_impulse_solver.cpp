@@ -1,0 +1,158 @@
+#include "impetus/solver/sequential_impulse_solver.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace impetus {
+namespace {
+
+inline double rowVelocity(const ConstraintRow& r, const SolverVelocity& a, const SolverVelocity& b,
+                          double rotorSpeed) {
+  return r.linearA.dot(a.linear) + r.angularA.dot(a.angular) + r.linearB.dot(b.linear) +
+         r.angularB.dot(b.angular) + r.rotorJacobian * rotorSpeed;
+}
+
+inline void applyImpulse(const ConstraintRow& r, double dp, SolverVelocity& a, SolverVelocity& b,
+                         double& rotorSpeed) {
+  a.linear += dp * r.responseLinearA;
+  a.angular += dp * r.responseAngularA;
+  b.linear += dp * r.responseLinearB;
+  b.angular += dp * r.responseAngularB;
+  rotorSpeed += dp * r.responseRotor;
+}
+
+/// One pass over a single-row block; returns |dp|.
+inline double solveRow(const RowBlock& block, ConstraintRow* rows, SolverVelocity* bodies,
+                       double* rotors) {
+  ConstraintRow& r = rows[block.first];
+  SolverVelocity& a = bodies[r.bodyA];
+  SolverVelocity& b = bodies[r.bodyB];
+  double& rotor = rotors[r.rotor];
+  const double residual = rowVelocity(r, a, b, rotor) + r.softness * r.impulse - r.target;
+  const double old = r.impulse;
+  double p = old - block.inverseK * residual;
+  switch (block.kind) {
+    case BlockKind::Equality:
+      break;
+    case BlockKind::Bounded:
+      if (block.boundRow >= 0) {
+        const double limit = block.normBound + block.boundCoefficient * rows[block.boundRow].impulse;
+        p = std::clamp(p, -limit, limit);
+      } else {
+        p = std::clamp(p, r.lower, r.upper);
+      }
+      break;
+    case BlockKind::Mixed:  // single-row blocks are never Mixed
+    case BlockKind::NormBall: {
+      double limit = block.normBound;
+      if (block.boundRow >= 0) limit += block.boundCoefficient * rows[block.boundRow].impulse;
+      p = std::clamp(p, -limit, limit);
+      break;
+    }
+  }
+  const double dp = p - old;
+  r.impulse = p;
+  applyImpulse(r, dp, a, b, rotor);
+  return std::abs(dp);
+}
+
+/// Radius of a block's NormBall bound at the current impulses.
+inline double ballRadius(const RowBlock& block, const ConstraintRow* rows) {
+  double limit = block.normBound;
+  if (block.boundRow >= 0) limit += block.boundCoefficient * rows[block.boundRow].impulse;
+  return std::max(limit, 0.0);
+}
+
+/// One pass over a multi-row block solved jointly; returns max |dp|.
+inline double solveMultiRow(const RowBlock& block, const BlockMatrices& m, ConstraintRow* rows,
+                            SolverVelocity* bodies, double* rotors) {
+  const int n = block.count;
+  ConstraintRow* r = rows + block.first;
+  // All rows of a block act on the same two bodies (and rotor).
+  SolverVelocity& a = bodies[r[0].bodyA];
+  SolverVelocity& b = bodies[r[0].bodyB];
+  double& rotor = rotors[r[0].rotor];
+  BlockVector residual = BlockVector::Zero();
+  BlockVector old = BlockVector::Zero();
+  for (int i = 0; i < n; ++i) {
+    residual(i) = rowVelocity(r[i], a, b, rotor) + r[i].softness * r[i].impulse - r[i].target;
+    old(i) = r[i].impulse;
+  }
+  BlockVector p = old - m.inverseK * residual;
+  if (block.kind == BlockKind::NormBall) {
+    // Coulomb's law as a vector norm: project the accumulated impulse radially onto the ball
+    // (seed 000 eq. 10; the friction cone of seed 002 eq. 21).
+    const double limit = ballRadius(block, rows);
+    const double norm = p.head(n).norm();
+    if (norm > limit) p *= limit / norm;
+  } else if (block.kind == BlockKind::Mixed) {
+    // Joint + its friction: if the joint's sticking impulse leaves the ball, friction slides at
+    // the projected impulse and the joint rows are re-solved with that friction fixed.
+    const int f = block.frictionCount, e = n - f;
+    const double limit = ballRadius(block, rows);
+    const double norm = p.segment(e, f).norm();
+    if (norm > limit) {
+      BlockVector frictionChange = BlockVector::Zero();
+      frictionChange.segment(e, f) = p.segment(e, f) * (limit / norm) - old.segment(e, f);
+      BlockVector equalityResidual = residual + m.k * frictionChange;
+      equalityResidual.tail(kMaxBlockRows - e).setZero();
+      p = old - m.inverseEquality * equalityResidual + frictionChange;
+    }
+  }
+  double largest = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const double dp = p(i) - old(i);
+    r[i].impulse = p(i);
+    applyImpulse(r[i], dp, a, b, rotor);
+    largest = std::max(largest, std::abs(dp));
+  }
+  return largest;
+}
+
+}  // namespace
+
+void applyAccumulatedImpulses(std::span<const ConstraintRow> rows,
+                              std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds) {
+  for (const ConstraintRow& r : rows) {
+    if (r.impulse == 0.0) continue;
+    applyImpulse(r, r.impulse, bodies[static_cast<size_t>(r.bodyA)],
+                 bodies[static_cast<size_t>(r.bodyB)], rotorSpeeds[static_cast<size_t>(r.rotor)]);
+  }
+}
+
+SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
+                        std::span<double> rotorSpeeds, int maxIterations, double tolerance,
+                        bool useTolerance, bool useDeadline,
+                        std::chrono::steady_clock::time_point deadline) {
+  SolveResult result;
+  ConstraintRow* rows = buffer.rows().data();
+  SolverVelocity* v = bodies.data();
+  double* rotors = rotorSpeeds.data();
+  const std::span<const RowBlock> blocks = buffer.blocks();
+  const BlockMatrices* matrices = buffer.matrices().data();
+  if (blocks.empty()) {
+    result.converged = true;
+    return result;
+  }
+  for (int it = 0; it < maxIterations; ++it) {
+    double largest = 0.0;
+    for (const RowBlock& block : blocks) {
+      const double dp = block.count == 1 ? solveRow(block, rows, v, rotors)
+                                         : solveMultiRow(block, matrices[block.matrices], rows, v, rotors);
+      largest = std::max(largest, dp);
+    }
+    result.iterations = it + 1;
+    result.largestImpulseChange = largest;
+    if (useTolerance && largest < tolerance) {
+      result.converged = true;
+      break;
+    }
+    if (useDeadline && std::chrono::steady_clock::now() >= deadline) {
+      result.outOfTime = true;
+      break;
+    }
+  }
+  return result;
+}
+
+}  // namespace impetus
