@@ -154,3 +154,30 @@ TEST(Solver, DeterministicModeRepeatsBitForBit) {
 
 }  // namespace
 }  // namespace impetus
+
+namespace impetus {
+namespace {
+
+TEST(Solver, StopsAtTheWallClockBudgetAndReportsIt) {
+  WorldSettings settings;
+  settings.solver.velocityIterations = 1000000;  // only the budget can stop it
+  settings.solver.impulseTolerance = 0.0;
+  settings.solver.timeBudget = 0.002;  // s
+  World world(settings);
+  scenes::buildHingeChain(world);
+  ASSERT_TRUE(world.step(kDt).ok);
+  EXPECT_TRUE(world.statistics().outOfTime);
+  EXPECT_LT(world.statistics().velocityIterations, 1000000);
+  EXPECT_GE(world.statistics().solveVelocitySeconds, 0.002);
+  // Deterministic mode ignores the budget and runs the fixed count.
+  settings.solver.deterministic = true;
+  settings.solver.velocityIterations = 7;
+  World fixed(settings);
+  scenes::buildHingeChain(fixed);
+  ASSERT_TRUE(fixed.step(kDt).ok);
+  EXPECT_EQ(fixed.statistics().velocityIterations, 7);
+  EXPECT_FALSE(fixed.statistics().outOfTime);
+}
+
+}  // namespace
+}  // namespace impetus

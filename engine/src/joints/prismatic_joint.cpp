@@ -27,7 +27,6 @@ void PrismaticJoint::addPositionRows(const JointBuildContext& ctx, const JointPo
   const int a = parent(), b = child();
   parts::perpendicularSlide(ctx, pose, a, b, rows);
   parts::angularLock(ctx, pose, a, b, rows);
-  rows.mergeLastBlocks(2, BlockKind::Equality);
   if (limit.enabled) {
     const Vec3 axis = pose.frameA.col(0);
     parts::limitRows(ctx, limit, measureCoordinate(pose), rows, [&] {

@@ -30,7 +30,6 @@ void RevoluteJoint::addPositionRows(const JointBuildContext& ctx, const JointPos
   const int a = parent(), b = child();
   parts::point(ctx, pose, a, b, rows);
   parts::axisAlignment(ctx, pose, a, b, rows);
-  rows.mergeLastBlocks(2, BlockKind::Equality);
   if (limit.enabled) {
     const Vec3 axis = pose.frameA.col(0);
     parts::limitRows(ctx, limit, continuousCoordinate(pose), rows,

@@ -26,7 +26,6 @@ void UniversalJoint::addPositionRows(const JointBuildContext& ctx, const JointPo
                                      RowBuffer& rows) {
   parts::point(ctx, pose, parent(), child(), rows);
   parts::perpendicularAxes(ctx, pose, parent(), child(), rows);
-  rows.mergeLastBlocks(2, BlockKind::Equality);
 }
 
 }  // namespace impetus

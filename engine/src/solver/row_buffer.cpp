@@ -1,7 +1,8 @@
 #include "impetus/solver/row_buffer.h"
 
-#include <Eigen/Cholesky>
+#include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace impetus {
 
@@ -49,16 +50,50 @@ double coupling(const ConstraintRow& i, const ConstraintRow& j) {
   return k;
 }
 
-/// Inverse of the used n x n corner of a padded block; a singular block (degenerate geometry) falls
-/// back to its diagonal so the solver still makes progress row by row.
+/// Inverse of the used n x n corner of a padded symmetric positive (semi)definite block, by an
+/// in-place Cholesky factorisation (n <= 6, no allocation). A singular block (degenerate geometry)
+/// falls back to its diagonal so the solver still makes progress row by row.
 BlockMatrix invertBlock(const BlockMatrix& k, int n) {
-  const Eigen::LDLT<BlockMatrix> ldlt(k);
-  const double scale = k.diagonal().head(n).cwiseAbs().maxCoeff() + 1e-300;
-  if (ldlt.info() == Eigen::Success && ldlt.isPositive() &&
-      ldlt.vectorD().head(n).cwiseAbs().minCoeff() > 1e-12 * scale)
-    return ldlt.solve(BlockMatrix::Identity());
+  double l[kMaxBlockRows][kMaxBlockRows] = {};
+  double scale = 0.0;
+  for (int i = 0; i < n; ++i) scale = std::max(scale, std::abs(k(i, i)));
+  bool ok = scale > 1e-300;
+  for (int j = 0; j < n && ok; ++j) {
+    double d = k(j, j);
+    for (int m = 0; m < j; ++m) d -= l[j][m] * l[j][m];
+    if (!(d > 1e-12 * scale)) {
+      ok = false;
+      break;
+    }
+    l[j][j] = std::sqrt(d);
+    for (int i = j + 1; i < n; ++i) {
+      double s = k(i, j);
+      for (int m = 0; m < j; ++m) s -= l[i][m] * l[j][m];
+      l[i][j] = s / l[j][j];
+    }
+  }
   BlockMatrix inv = BlockMatrix::Identity();
-  for (int i = 0; i < n; ++i) inv(i, i) = k(i, i) > 1e-300 ? 1.0 / k(i, i) : 0.0;
+  if (!ok) {
+    for (int i = 0; i < n; ++i) inv(i, i) = k(i, i) > 1e-300 ? 1.0 / k(i, i) : 0.0;
+    return inv;
+  }
+  // inv = L^-T L^-1: invert L (lower triangular), then multiply.
+  double li[kMaxBlockRows][kMaxBlockRows] = {};
+  for (int i = 0; i < n; ++i) {
+    li[i][i] = 1.0 / l[i][i];
+    for (int j = 0; j < i; ++j) {
+      double s = 0.0;
+      for (int m = j; m < i; ++m) s -= l[i][m] * li[m][j];
+      li[i][j] = s / l[i][i];
+    }
+  }
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j) {
+      double s = 0.0;
+      for (int m = i; m < n; ++m) s += li[m][i] * li[m][j];
+      inv(i, j) = s;
+      inv(j, i) = s;
+    }
   return inv;
 }
 

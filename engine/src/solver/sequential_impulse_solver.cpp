@@ -63,50 +63,65 @@ inline double ballRadius(const RowBlock& block, const ConstraintRow* rows) {
   return std::max(limit, 0.0);
 }
 
-/// One pass over a multi-row block solved jointly; returns max |dp|.
-inline double solveMultiRow(const RowBlock& block, const BlockMatrices& m, ConstraintRow* rows,
-                            SolverVelocity* bodies, double* rotors) {
-  const int n = block.count;
+/// One pass over an N-row block solved jointly; returns max |dp|. N is a compile-time size so
+/// the block products are fixed-size (a 3-row point block does not pay for a 6x6 product).
+template <int N>
+double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ConstraintRow* rows,
+                    SolverVelocity* bodies, double* rotors) {
+  using Vector = Eigen::Matrix<double, N, 1>;
   ConstraintRow* r = rows + block.first;
   // All rows of a block act on the same two bodies (and rotor).
   SolverVelocity& a = bodies[r[0].bodyA];
   SolverVelocity& b = bodies[r[0].bodyB];
   double& rotor = rotors[r[0].rotor];
-  BlockVector residual = BlockVector::Zero();
-  BlockVector old = BlockVector::Zero();
-  for (int i = 0; i < n; ++i) {
+  Vector residual, old;
+  for (int i = 0; i < N; ++i) {
     residual(i) = rowVelocity(r[i], a, b, rotor) + r[i].softness * r[i].impulse - r[i].target;
     old(i) = r[i].impulse;
   }
-  BlockVector p = old - m.inverseK * residual;
+  const auto inverseK = m.inverseK.template topLeftCorner<N, N>();
+  Vector p = old - inverseK * residual;
   if (block.kind == BlockKind::NormBall) {
     // Coulomb's law as a vector norm: project the accumulated impulse radially onto the ball
     // (seed 000 eq. 10; the friction cone of seed 002 eq. 21).
     const double limit = ballRadius(block, rows);
-    const double norm = p.head(n).norm();
+    const double norm = p.norm();
     if (norm > limit) p *= limit / norm;
   } else if (block.kind == BlockKind::Mixed) {
     // Joint + its friction: if the joint's sticking impulse leaves the ball, friction slides at
     // the projected impulse and the joint rows are re-solved with that friction fixed.
-    const int f = block.frictionCount, e = n - f;
+    const int f = block.frictionCount, e = N - f;
     const double limit = ballRadius(block, rows);
-    const double norm = p.segment(e, f).norm();
-    if (norm > limit) {
-      BlockVector frictionChange = BlockVector::Zero();
-      frictionChange.segment(e, f) = p.segment(e, f) * (limit / norm) - old.segment(e, f);
-      BlockVector equalityResidual = residual + m.k * frictionChange;
-      equalityResidual.tail(kMaxBlockRows - e).setZero();
-      p = old - m.inverseEquality * equalityResidual + frictionChange;
+    double norm2 = 0.0;
+    for (int i = e; i < N; ++i) norm2 += p(i) * p(i);
+    if (norm2 > limit * limit) {
+      const double scale = limit / std::sqrt(norm2);
+      Vector frictionChange = Vector::Zero();
+      for (int i = e; i < N; ++i) frictionChange(i) = p(i) * scale - old(i);
+      Vector equalityResidual = residual + m.k.template topLeftCorner<N, N>() * frictionChange;
+      for (int i = e; i < N; ++i) equalityResidual(i) = 0.0;
+      p = old - m.inverseEquality.template topLeftCorner<N, N>() * equalityResidual + frictionChange;
     }
   }
   double largest = 0.0;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < N; ++i) {
     const double dp = p(i) - old(i);
     r[i].impulse = p(i);
     applyImpulse(r[i], dp, a, b, rotor);
     largest = std::max(largest, std::abs(dp));
   }
   return largest;
+}
+
+inline double solveMultiRow(const RowBlock& block, const BlockMatrices& m, ConstraintRow* rows,
+                            SolverVelocity* bodies, double* rotors) {
+  switch (block.count) {
+    case 2: return solveBlockOf<2>(block, m, rows, bodies, rotors);
+    case 3: return solveBlockOf<3>(block, m, rows, bodies, rotors);
+    case 4: return solveBlockOf<4>(block, m, rows, bodies, rotors);
+    case 5: return solveBlockOf<5>(block, m, rows, bodies, rotors);
+    default: return solveBlockOf<6>(block, m, rows, bodies, rotors);
+  }
 }
 
 }  // namespace
