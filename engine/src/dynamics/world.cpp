@@ -62,6 +62,36 @@ Joint& World::addJoint(std::unique_ptr<Joint> joint) {
   return *joints_.back();
 }
 
+DcMotor& World::addMotor(std::string name, Joint& joint, const DcMotorParams& params) {
+  if (findMotor(name)) throw std::invalid_argument("duplicate motor name '" + name + "'");
+  if (joint.type() == JointType::Prismatic && !(params.lead > 0.0))
+    throw std::invalid_argument("motor '" + name + "': a prismatic joint needs a lead (m/rad)");
+  const int slot = static_cast<int>(rotorSpeeds_.size());
+  auto motor = std::make_unique<DcMotor>(std::move(name), params, slot);
+  const double ratio = (joint.type() == JointType::Prismatic ? params.lead : 1.0) / params.gearRatio;
+  motor->setRatio(ratio);
+  // The rotor starts geared to the joint's present state.
+  motor->setState(joint.position() / ratio, joint.rate() / ratio);
+  rotorSpeeds_.push_back(motor->speed());
+  rotorAngles_.push_back(motor->angle());
+  rotorInverseInertia_.push_back(1.0 / params.effectiveRotorInertia());
+  joint.addDrive(*motor, ratio, true);
+  motors_.push_back({std::move(motor), &joint});
+  return *motors_.back().motor;
+}
+
+void World::addRepeater(DcMotor& motor, Joint& joint, double k) {
+  if (!(k != 0.0) || !std::isfinite(k))
+    throw std::invalid_argument("repeater on joint '" + joint.name() + "': ratio k must be non-zero");
+  joint.addDrive(motor, k * motor.ratio(), false);
+}
+
+DcMotor* World::findMotor(const std::string& name) {
+  for (auto& m : motors_)
+    if (m.motor->name() == name) return m.motor.get();
+  return nullptr;
+}
+
 BodyId World::findBody(const std::string& name) const {
   for (size_t i = 0; i < bodies_.size(); ++i)
     if (bodies_[i].name == name) return static_cast<BodyId>(i);
@@ -101,10 +131,15 @@ StepStatus World::step(double dt) {
   const auto t3 = Clock::now();
 
   integratePositions(dt, velocities_);
+  for (size_t slot = 1; slot < rotorSpeeds_.size(); ++slot) rotorAngles_[slot] += dt * rotorSpeeds_[slot];
   const auto t4 = Clock::now();
 
   solvePositions(dt);
   for (auto& j : joints_) j->updateCoordinates(bodies_);
+  for (MotorEntry& m : motors_) {
+    const size_t slot = static_cast<size_t>(m.motor->rotorSlot());
+    m.motor->setState(rotorAngles_[slot], rotorSpeeds_[slot]);
+  }
   for (RigidBody& b : bodies_) {
     b.force.setZero();
     b.torque.setZero();
@@ -158,16 +193,36 @@ void World::integrateVelocities(double dt) {
     velocities_[i] = {b.linearVelocity, b.angularVelocity};
     angularBeforeSolve_[i] = b.angularVelocity;
   }
+  // Motors with armature inductance: the torque state advances over the step (seed 002
+  // eq. 17-18) and acts as a rotor impulse; the others are rows (see DcMotor).
+  for (MotorEntry& m : motors_) {
+    DcMotor& motor = *m.motor;
+    if (motor.params().electricalTimeConstant <= 0.0) continue;
+    const size_t slot = static_cast<size_t>(motor.rotorSlot());
+    const double rotorInertia = 1.0 / rotorInverseInertia_[slot];
+    const double effective = rotorInertia + motor.ratio() * motor.ratio() * m.joint->loadInertia(bodies_);
+    const double impulse = motor.electricalImpulse(dt, rotorSpeeds_[slot], effective);
+    rotorSpeeds_[slot] += impulse / rotorInertia;
+    motor.setTorque(impulse / dt);
+  }
 }
 
-void World::prepareRows(double dt, bool positionPhase) {
-  rows_.clear();
+JointBuildContext World::buildContext(double dt, bool positionPhase) const {
   JointBuildContext ctx;
   ctx.bodies = bodies_;
+  ctx.rotorSpeeds = rotorSpeeds_;
+  ctx.rotorAngles = rotorAngles_;
+  ctx.rotorInverseInertia = rotorInverseInertia_;
   ctx.dt = dt;
   ctx.positionPhase = positionPhase;
   ctx.correctionFactor = settings_.solver.positionCorrectionFactor;
   ctx.maxCorrectionSpeed = settings_.solver.maxCorrectionSpeed;
+  return ctx;
+}
+
+void World::prepareRows(double dt, bool positionPhase) {
+  rows_.clear();
+  const JointBuildContext ctx = buildContext(dt, positionPhase);
   for (auto& j : joints_) {
     if (positionPhase)
       j->buildPositionRows(ctx, rows_);
@@ -206,12 +261,7 @@ void World::solvePositions(double dt) {
   if (solver.positionIterations <= 0 || joints_.empty()) return;
   pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
   pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
-  JointBuildContext ctx;
-  ctx.bodies = bodies_;
-  ctx.dt = dt;
-  ctx.positionPhase = true;
-  ctx.correctionFactor = solver.positionCorrectionFactor;
-  ctx.maxCorrectionSpeed = solver.maxCorrectionSpeed;
+  const JointBuildContext ctx = buildContext(dt, true);
   int iterations = 0;
   for (int it = 0; it < solver.positionIterations; ++it) {
     double largest = 0.0;
@@ -233,6 +283,11 @@ void World::solvePositions(double dt) {
           b.updateDerived();
         }
         p = SolverVelocity{};
+      }
+      for (const DriveCoupling& d : j->drives()) {  // gear drift moves the rotor angle
+        double& pseudo = pseudoRotorSpeeds_[static_cast<size_t>(d.motor->rotorSlot())];
+        rotorAngles_[static_cast<size_t>(d.motor->rotorSlot())] += dt * pseudo;
+        pseudo = 0.0;
       }
     }
     iterations = it + 1;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
+
+#include "impetus/joints/constraint_parts.h"
 
 namespace impetus {
 
@@ -50,7 +53,9 @@ JointPose Joint::pose(std::span<const RigidBody> bodies) const {
 
 void Joint::buildVelocityRows(const JointBuildContext& ctx, RowBuffer& rows, bool warmStart) {
   firstRow_ = rows.rowCount();
-  addVelocityRows(ctx, pose(ctx.bodies), rows);
+  const JointPose p = pose(ctx.bodies);
+  addVelocityRows(ctx, p, rows);
+  addDriveRows(ctx, p, rows);
   rowCount_ = rows.rowCount() - firstRow_;
   if (static_cast<int>(impulseCache_.size()) != rowCount_) impulseCache_.assign(rowCount_, 0.0);
   for (int i = 0; i < rowCount_; ++i)
@@ -58,7 +63,108 @@ void Joint::buildVelocityRows(const JointBuildContext& ctx, RowBuffer& rows, boo
 }
 
 void Joint::buildPositionRows(const JointBuildContext& ctx, RowBuffer& rows) {
-  addPositionRows(ctx, pose(ctx.bodies), rows);
+  const JointPose p = pose(ctx.bodies);
+  addPositionRows(ctx, p, rows);
+  addDrivePositionRows(ctx, p, rows);
+}
+
+void Joint::addDrive(DcMotor& motor, double ratio, bool primary) {
+  if (type() != JointType::Revolute && type() != JointType::Prismatic)
+    throw std::invalid_argument("joint '" + name_ + "': a " + jointTypeName(type()) +
+                                " joint cannot carry a motor (revolute or prismatic only)");
+  if (!(std::abs(ratio) > 0.0) || !std::isfinite(ratio))
+    throw std::invalid_argument("joint '" + name_ + "': drive ratio must be non-zero and finite");
+  DriveCoupling d;
+  d.motor = &motor;
+  d.ratio = ratio;
+  d.primary = primary;
+  d.angleOffset = position_ - ratio * motor.angle();
+  drives_.push_back(d);
+}
+
+double Joint::loadInertia(std::span<const RigidBody> bodies) const {
+  const JointPose p = pose(bodies);
+  const Vec3 axis = p.frameA.col(0);
+  // Each side's inertia about the joint axis through the anchor (or its mass for sliding);
+  // the two sides in series.
+  double inverse = 0.0;
+  const RigidBody* sides[2] = {&bodies[static_cast<size_t>(parent_)], &bodies[static_cast<size_t>(child_)]};
+  const Vec3 anchors[2] = {p.anchorA, p.anchorB};
+  for (int s = 0; s < 2; ++s) {
+    const RigidBody& b = *sides[s];
+    if (!b.isDynamic()) continue;
+    double inertia = b.mass;
+    if (rotational()) {
+      const Vec3 r = b.position - anchors[s];
+      const Vec3 perpendicular = r - axis * axis.dot(r);
+      inertia = axis.dot(b.rotation * b.inertiaBody * b.rotation.transpose() * axis) +
+                b.mass * perpendicular.squaredNorm();
+    }
+    inverse += 1.0 / inertia;
+  }
+  return inverse > 0.0 ? 1.0 / inverse : 1e300;
+}
+
+void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, RowBuffer& rows) {
+  bool first = true;
+  for (DriveCoupling& d : drives_) {
+    DcMotor& motor = *d.motor;
+    const int slot = motor.rotorSlot();
+    // Gear (or repeater) row: joint rate - ratio * w_m = 0 (seed 001 eq. 10-12).
+    const int gearIndex = addCoordinateRow(pose, rows, BlockKind::Equality);
+    ConstraintRow& gear = rows.row(gearIndex);
+    gear.rotor = slot;
+    gear.rotorJacobian = -d.ratio;
+    d.gearRow = gearIndex - firstRow_;
+    // The joint's limit rows were added last: solve them with the gear as one exact block.
+    if (first && limit.enabled) rows.mergeLastBlocks(3, BlockKind::Limited);
+    first = false;
+    if (!d.primary) continue;
+    const double rotorInertia = 1.0 / ctx.rotorInverseInertia[static_cast<size_t>(slot)];
+    const double effective = rotorInertia + d.ratio * d.ratio * loadInertia(ctx.bodies);
+    const double speed = ctx.rotorSpeeds[static_cast<size_t>(slot)];
+    if (motor.params().electricalTimeConstant == 0.0) {
+      const int index = rows.addBlock(BlockKind::Equality, 1, 0, 0);
+      ConstraintRow& row = rows.row(index);
+      const DcMotor::CharacteristicRow c = motor.characteristicRow(ctx.dt, speed, effective);
+      row.rotor = slot;
+      row.rotorJacobian = 1.0;
+      row.softness = c.softness;
+      row.target = c.target;
+      d.characteristicRow = index - firstRow_;
+    } else if (motor.params().viscousFriction > 0.0) {
+      // The torque state is advanced by the world; the load's viscous friction stays implicit.
+      parts::dampingRow(rows, addCoordinateRow(pose, rows, BlockKind::Equality),
+                        motor.params().viscousFriction, ctx.dt);
+    }
+    if (motor.params().brakeTorque > 0.0) {  // always present so warm starting keeps its slot
+      const int index = rows.addBlock(BlockKind::Bounded, 1, 0, 0);
+      ConstraintRow& row = rows.row(index);
+      row.rotor = slot;
+      row.rotorJacobian = 1.0;
+      const double bound = motor.brakeEngaged() ? motor.params().brakeTorque * ctx.dt : 0.0;
+      row.lower = -bound;
+      row.upper = bound;
+      d.brakeRow = index - firstRow_;
+    }
+  }
+}
+
+void Joint::addDrivePositionRows(const JointBuildContext& ctx, const JointPose& pose,
+                                 RowBuffer& rows) {
+  if (drives_.empty()) return;
+  const double q = continuousCoordinate(pose);
+  bool first = true;
+  for (const DriveCoupling& d : drives_) {
+    const int slot = d.motor->rotorSlot();
+    ConstraintRow& gear = rows.row(addCoordinateRow(pose, rows, BlockKind::Equality));
+    gear.rotor = slot;
+    gear.rotorJacobian = -d.ratio;
+    const double error = q - d.angleOffset - d.ratio * ctx.rotorAngles[static_cast<size_t>(slot)];
+    gear.target = ctx.correctionTarget(error);
+    if (first && limit.enabled) rows.mergeLastBlocks(3, BlockKind::Limited);
+    first = false;
+  }
 }
 
 void Joint::storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodies, double dt) {
@@ -71,11 +177,26 @@ void Joint::storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodi
     force += r.impulse * r.linearB;
     torqueAboutCom += r.impulse * r.angularB;
   }
+  for (DriveCoupling& d : drives_) {
+    if (d.characteristicRow >= 0)
+      d.motor->setTorque(impulseCache_[static_cast<size_t>(d.characteristicRow)] / dt);
+  }
   const JointPose p = pose(bodies);
   const Vec3 torqueAboutAnchor = torqueAboutCom - p.armB.cross(force);
   reactionForce_ = p.frameB.transpose() * force / dt;
   reactionTorque_ = p.frameB.transpose() * torqueAboutAnchor / dt;
   generalizedForce_ = rotational() ? reactionTorque_.x() : reactionForce_.x();
+  // Share of single rows along the DOF: x . (tau_B - r_B x f_B) or x . f_B, per unit impulse.
+  const auto alongDof = [&](int offset) {
+    const ConstraintRow& r = rows.rows()[static_cast<size_t>(firstRow_ + offset)];
+    const Vec3 axis = p.frameB.col(0);
+    const double perImpulse = rotational() ? axis.dot(r.angularB - p.armB.cross(r.linearB))
+                                           : axis.dot(r.linearB);
+    return perImpulse * r.impulse / dt;
+  };
+  limitForce_ = limitRowOffset_ >= 0 ? alongDof(limitRowOffset_) + alongDof(limitRowOffset_ + 1) : 0.0;
+  driveForce_ = 0.0;
+  for (const DriveCoupling& d : drives_) driveForce_ += alongDof(d.gearRow);
 }
 
 double Joint::continuousCoordinate(const JointPose& pose) const {

@@ -17,9 +17,10 @@ void PrismaticJoint::addVelocityRows(const JointBuildContext& ctx, const JointPo
   } else {
     rows.mergeLastBlocks(2, BlockKind::Equality);
   }
-  if (limit.enabled)
-    parts::limitRows(ctx, limit, measureCoordinate(pose), rows, [&] { return axisRow(BlockKind::Bounded); });
   if (damping > 0.0) parts::dampingRow(rows, axisRow(BlockKind::Equality), damping, ctx.dt);
+  if (limit.enabled)  // last, so a motor's gear row can join them (Joint::addDriveRows)
+    markLimitRows(parts::limitRows(ctx, limit, measureCoordinate(pose), rows,
+                                   [&] { return axisRow(BlockKind::Bounded); }));
 }
 
 void PrismaticJoint::addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
@@ -33,6 +34,10 @@ void PrismaticJoint::addPositionRows(const JointBuildContext& ctx, const JointPo
       return parts::linearAxis(rows, BlockKind::Bounded, a, b, pose, axis);
     });
   }
+}
+
+int PrismaticJoint::addCoordinateRow(const JointPose& pose, RowBuffer& rows, BlockKind kind) const {
+  return parts::linearAxis(rows, kind, parent(), child(), pose, pose.frameA.col(0));
 }
 
 double PrismaticJoint::measureCoordinate(const JointPose& pose) const {

@@ -19,10 +19,12 @@ void RevoluteJoint::addVelocityRows(const JointBuildContext& ctx, const JointPos
   } else {
     rows.mergeLastBlocks(2, BlockKind::Equality);
   }
-  if (limit.enabled)
-    parts::limitRows(ctx, limit, continuousCoordinate(pose), rows,
-                     [&] { return parts::angularAxis(rows, BlockKind::Bounded, a, b, axis); });
-  if (damping > 0.0) parts::dampingRow(rows, parts::angularAxis(rows, BlockKind::Equality, a, b, axis), damping, ctx.dt);
+  if (damping > 0.0)
+    parts::dampingRow(rows, parts::angularAxis(rows, BlockKind::Equality, a, b, axis), damping, ctx.dt);
+  if (limit.enabled)  // last, so a motor's gear row can join them (Joint::addDriveRows)
+    markLimitRows(parts::limitRows(ctx, limit, continuousCoordinate(pose), rows, [&] {
+      return parts::angularAxis(rows, BlockKind::Bounded, a, b, axis);
+    }));
 }
 
 void RevoluteJoint::addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
@@ -35,6 +37,10 @@ void RevoluteJoint::addPositionRows(const JointBuildContext& ctx, const JointPos
     parts::limitRows(ctx, limit, continuousCoordinate(pose), rows,
                      [&] { return parts::angularAxis(rows, BlockKind::Bounded, a, b, axis); });
   }
+}
+
+int RevoluteJoint::addCoordinateRow(const JointPose& pose, RowBuffer& rows, BlockKind kind) const {
+  return parts::angularAxis(rows, kind, parent(), child(), pose.frameA.col(0));
 }
 
 double RevoluteJoint::measureCoordinate(const JointPose& pose) const {

@@ -28,6 +28,15 @@ void RowBuffer::mergeLastBlocks(int blocks, BlockKind kind) {
   first.count = last.first + last.count - first.first;
   assert(first.count <= kMaxBlockRows);
   first.kind = kind;
+  // A block's rows share one rotor slot (rows without a rotor column have J_m = 0 there).
+  int rotor = 0;
+  for (int i = first.first; i < first.first + first.count; ++i)
+    rotor = std::max(rotor, rows_[static_cast<size_t>(i)].rotor);
+  for (int i = first.first; i < first.first + first.count; ++i) {
+    ConstraintRow& r = rows_[static_cast<size_t>(i)];
+    assert(r.rotor == 0 || r.rotor == rotor);
+    r.rotor = rotor;
+  }
   if (kind == BlockKind::Mixed) {
     first.frictionCount = last.count;
     first.normBound = last.kind == BlockKind::Bounded ? rows_[static_cast<size_t>(last.first)].upper

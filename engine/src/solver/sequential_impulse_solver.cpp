@@ -1,5 +1,6 @@
 #include "impetus/solver/sequential_impulse_solver.h"
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 
@@ -42,7 +43,8 @@ inline double solveRow(const RowBlock& block, ConstraintRow* rows, SolverVelocit
         p = std::clamp(p, r.lower, r.upper);
       }
       break;
-    case BlockKind::Mixed:  // single-row blocks are never Mixed
+    case BlockKind::Mixed:  // single-row blocks are never Mixed or Limited
+    case BlockKind::Limited:
     case BlockKind::NormBall: {
       double limit = block.normBound;
       if (block.boundRow >= 0) limit += block.boundCoefficient * rows[block.boundRow].impulse;
@@ -81,7 +83,47 @@ double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ConstraintRow
   }
   const auto inverseK = m.inverseK.template topLeftCorner<N, N>();
   Vector p = old - inverseK * residual;
-  if (block.kind == BlockKind::NormBall) {
+  if (block.kind == BlockKind::Limited) {
+    // Exact small LCP: one-sided rows (lower = 0, upper = inf) are either active (their velocity
+    // equation holds, p >= 0) or inactive (p = 0, J v >= target). Try each active set.
+    int bounded[2] = {-1, -1}, nb = 0;
+    for (int i = 0; i < N && nb < 2; ++i)
+      if (r[i].lower > -1e299) bounded[nb++] = i;
+    const auto k = m.k.template topLeftCorner<N, N>();
+    for (int mask = (1 << nb) - 1; mask >= 0; --mask) {
+      bool freeRow[N];
+      for (int i = 0; i < N; ++i) freeRow[i] = true;
+      Vector change = Vector::Zero();
+      for (int b = 0; b < nb; ++b)
+        if (!(mask & (1 << b))) {
+          freeRow[bounded[b]] = false;
+          change(bounded[b]) = -old(bounded[b]);  // released: impulse back to 0
+        }
+      // Solve K_ff dp_f = -(r_f + K_fx dp_x) on the free rows (Gaussian elimination, N <= 3).
+      const Vector shifted = residual + k * change;
+      Eigen::Matrix<double, N, N> a = Eigen::Matrix<double, N, N>::Identity();
+      Vector rhs = Vector::Zero();
+      for (int i = 0; i < N; ++i) {
+        if (!freeRow[i]) continue;
+        rhs(i) = -shifted(i);
+        for (int j = 0; j < N; ++j) a(i, j) = freeRow[j] ? k(i, j) : 0.0;
+      }
+      const Vector freeChange = a.partialPivLu().solve(rhs);
+      for (int i = 0; i < N; ++i)
+        if (freeRow[i]) change(i) = freeChange(i);
+      const Vector after = residual + k * change;  // J v + ... - target once applied
+      bool valid = true;
+      for (int b = 0; b < nb; ++b) {
+        const int i = bounded[b];
+        if (freeRow[i] ? old(i) + change(i) < -1e-14 : after(i) < -1e-12) valid = false;
+      }
+      if (valid || mask == 0) {
+        p = old + change;
+        for (int b = 0; b < nb; ++b) p(bounded[b]) = std::max(p(bounded[b]), 0.0);
+        break;
+      }
+    }
+  } else if (block.kind == BlockKind::NormBall) {
     // Coulomb's law as a vector norm: project the accumulated impulse radially onto the ball
     // (seed 000 eq. 10; the friction cone of seed 002 eq. 21).
     const double limit = ballRadius(block, rows);

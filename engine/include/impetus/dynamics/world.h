@@ -65,6 +65,14 @@ class World {
   }
   Joint& addJoint(std::unique_ptr<Joint> joint);
 
+  /// Adds a DC gearmotor driving `joint` (revolute, or prismatic with params.lead > 0).
+  DcMotor& addMotor(std::string name, Joint& joint, const DcMotorParams& params);
+  /// Repeater (seed 001 eq. 12): `joint`'s coordinate = (k / r) * the motor's rotor angle, k != 0.
+  void addRepeater(DcMotor& motor, Joint& joint, double k);
+  int motorCount() const { return static_cast<int>(motors_.size()); }
+  DcMotor& motor(int i) { return *motors_.at(static_cast<size_t>(i)).motor; }
+  DcMotor* findMotor(const std::string& name);
+
   /// Advances the world by dt seconds.
   StepStatus step(double dt);
 
@@ -96,6 +104,7 @@ class World {
   void checkJointBodies(const std::string& name, BodyId parent, BodyId child, const Vec3& axis) const;
   void integrateVelocities(double dt);
   void prepareRows(double dt, bool positionPhase);
+  JointBuildContext buildContext(double dt, bool positionPhase) const;
   void integratePositions(double dt, std::span<const SolverVelocity> velocities);
   void solvePositions(double dt);
   bool checkFinite();
@@ -103,6 +112,12 @@ class World {
   WorldSettings settings_;
   std::vector<RigidBody> bodies_;
   std::vector<std::unique_ptr<Joint>> joints_;
+  struct MotorEntry {
+    std::unique_ptr<DcMotor> motor;
+    Joint* joint;
+  };
+  std::vector<MotorEntry> motors_;
+  std::vector<double> rotorAngles_{0.0};  ///< slot 0: "no rotor"
   double time_ = 0.0;
   StepStatistics statistics_;
   bool failed_ = false;

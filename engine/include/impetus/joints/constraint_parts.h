@@ -39,9 +39,9 @@ int linearAxis(RowBuffer& rows, BlockKind kind, int a, int b, const JointPose& p
 
 /// Lower and upper limit rows for coordinate q with rate J v (row built by `makeRow`, which must
 /// return a Bounded row index with Cdot = +qdot). Speculative in the velocity phase: the row only
-/// acts if the limit would be crossed within this step.
+/// acts if the limit would be crossed within this step. Returns the lower row's index.
 template <class MakeRow>
-void limitRows(const JointBuildContext& ctx, const JointLimit& limit, double q, RowBuffer& rows,
+int limitRows(const JointBuildContext& ctx, const JointLimit& limit, double q, RowBuffer& rows,
                MakeRow makeRow);
 
 /// Makes row `index` a Coulomb friction row: |p| <= maxImpulse (F_max dt, seed 000 eq. 9).

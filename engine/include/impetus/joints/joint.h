@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "impetus/drives/dc_motor.h"
 #include "impetus/dynamics/rigid_body.h"
 #include "impetus/math/types.h"
 #include "impetus/solver/row_buffer.h"
@@ -43,6 +44,18 @@ struct JointFriction {
   double force = 0.0;   ///< F_max for translational free DOF (unit: N)
 };
 
+/// A motor rotor geared to a joint: joint rate = ratio * rotor speed (seed 001). The motor's own
+/// joint is `primary` (it also carries the characteristic and brake rows); repeaters are not.
+struct DriveCoupling {
+  DcMotor* motor = nullptr;
+  double ratio = 0.0;  ///< 1/r, k/r for a repeater (seed 001 eq. 12), lead/r for prismatic joints
+  bool primary = false;
+  double angleOffset = 0.0;  ///< joint coordinate - ratio * rotor angle at assembly
+  int gearRow = -1;            ///< offsets into this joint's rows, set while building
+  int characteristicRow = -1;
+  int brakeRow = -1;
+};
+
 /// World-frame pose of a joint's two frames at the current body poses.
 struct JointPose {
   Vec3 anchorA, anchorB;  ///< world anchors (unit: m)
@@ -54,6 +67,9 @@ struct JointPose {
 /// What a joint needs to build its rows.
 struct JointBuildContext {
   std::span<const RigidBody> bodies;
+  std::span<const double> rotorSpeeds;  ///< by rotor slot (rad/s)
+  std::span<const double> rotorAngles;  ///< by rotor slot (rad)
+  std::span<const double> rotorInverseInertia;
   double dt = 0.01;                 ///< (unit: s)
   bool positionPhase = false;       ///< building position-projection rows
   double correctionFactor = 1.0;    ///< share of the position error removed this step
@@ -105,6 +121,17 @@ class Joint {
   const Vec3& reactionTorque() const { return reactionTorque_; }
   /// Generalised reaction along the primary DOF (torque about / force along the joint axis).
   double generalizedForce() const { return generalizedForce_; }
+  /// The part of it the limit stops exert (N m or N), e.g. a gripper jaw's squeeze on its stop.
+  double limitForce() const { return limitForce_; }
+  /// The part the motors and repeaters geared to this joint exert (N m or N).
+  double driveForce() const { return driveForce_; }
+  /// Gears a motor rotor (or a repeater of it) to this joint's primary DOF; revolute and prismatic
+  /// joints only (throws std::invalid_argument otherwise).
+  void addDrive(DcMotor& motor, double ratio, bool primary);
+  std::span<const DriveCoupling> drives() const { return drives_; }
+  /// Inertia (kg m^2) or mass (kg) that the joint's DOF moves when only this joint's bodies count.
+  double loadInertia(std::span<const RigidBody> bodies) const;
+
   /// Anchor separation (m) at the current poses: the joint error benchmarks report.
   double anchorSeparation(std::span<const RigidBody> bodies) const;
   /// Angle between the two frames' joint axes (rad), for joints that align them.
@@ -123,8 +150,14 @@ class Joint {
     return 0.0;
   }
   virtual bool rotational() const { return true; }
+  /// Appends one row whose J v is the rate of the primary coordinate; -1 if the type has none.
+  virtual int addCoordinateRow(const JointPose& /*pose*/, RowBuffer& /*rows*/, BlockKind /*kind*/) const {
+    return -1;
+  }
   /// Continuous coordinate near the last one (revolute angles unwrap across +-pi).
   double continuousCoordinate(const JointPose& pose) const;
+  /// Subclasses report where they put their two limit rows (index from parts::limitRows).
+  void markLimitRows(int firstIndex) { limitRowOffset_ = firstIndex - firstRow_; }
 
  private:
   std::string name_;
@@ -135,11 +168,18 @@ class Joint {
   int firstRow_ = 0;
   int rowCount_ = 0;
   std::vector<double> impulseCache_;
+  std::vector<DriveCoupling> drives_;
+  void addDriveRows(const JointBuildContext& ctx, const JointPose& pose, RowBuffer& rows);
+  void addDrivePositionRows(const JointBuildContext& ctx, const JointPose& pose, RowBuffer& rows);
   double position_ = 0.0;
   double rate_ = 0.0;
   Vec3 reactionForce_ = Vec3::Zero();
   Vec3 reactionTorque_ = Vec3::Zero();
   double generalizedForce_ = 0.0;
+  double limitForce_ = 0.0;
+  double driveForce_ = 0.0;
+  int limitRowOffset_ = -1;  ///< offset of the lower limit row in this joint's rows, or -1
+  int positionFirstRow_ = 0;
 };
 
 }  // namespace impetus

@@ -22,6 +22,7 @@ class PrismaticJoint : public Joint {
   double measureCoordinate(const JointPose& pose) const override;
   double measureRate(const JointPose& pose, const RigidBody& a, const RigidBody& b) const override;
   bool rotational() const override { return false; }
+  int addCoordinateRow(const JointPose& pose, RowBuffer& rows, BlockKind kind) const override;
 };
 
 }  // namespace impetus

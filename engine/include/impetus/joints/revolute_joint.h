@@ -21,6 +21,7 @@ class RevoluteJoint : public Joint {
                        RowBuffer& rows) override;
   double measureCoordinate(const JointPose& pose) const override;
   double measureRate(const JointPose& pose, const RigidBody& a, const RigidBody& b) const override;
+  int addCoordinateRow(const JointPose& pose, RowBuffer& rows, BlockKind kind) const override;
 };
 
 }  // namespace impetus

@@ -13,6 +13,9 @@
 //   Mixed    : leading equality rows + `frictionCount` trailing rows under one NormBall bound —
 //              a joint together with its friction (seed 000), so that the friction impulse sees
 //              the joint's true effective mass and static friction holds exactly
+//   Limited  : equality rows plus up to two one-sided rows (p >= 0), solved as an exact small LCP
+//              by trying each active set — a motor's gear row with its joint's limits, so a stop
+//              on a light link holds against the heavy reflected rotor
 //
 // The solver never learns what produced a row; joint types only write rows in a prepare phase.
 
@@ -44,7 +47,7 @@ struct ConstraintRow {
   double impulse = 0.0;   ///< accumulated impulse, warm-started (unit: N s or N m s)
 };
 
-enum class BlockKind : std::uint8_t { Equality, Bounded, NormBall, Mixed };
+enum class BlockKind : std::uint8_t { Equality, Bounded, NormBall, Mixed, Limited };
 
 constexpr int kMaxBlockRows = 6;
 using BlockVector = Eigen::Matrix<double, kMaxBlockRows, 1>;

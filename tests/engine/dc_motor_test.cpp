@@ -1,0 +1,228 @@
+// DC gearmotors from datasheet parameters, gears and repeaters (seed 001), against closed forms.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <numbers>
+
+#include "impetus/dynamics/world.h"
+#include "impetus/joints/fixed_joint.h"
+#include "impetus/joints/revolute_joint.h"
+#include "impetus/scenes/hinge_chain.h"
+
+namespace impetus {
+namespace {
+
+constexpr double kDt = 0.01;
+constexpr double kRpm = 2 * std::numbers::pi / 60;
+
+/// The seed 001 gearmotor WG-7152: r = 50, M_s = 0.2 N m, w_0 = 49 rpm, b = 0.
+DcMotorParams wg7152(double timeConstant) {
+  DcMotorParams p;
+  p.stallTorque = 0.2;
+  p.noLoadSpeed = 49 * kRpm;
+  p.timeConstant = timeConstant;
+  p.gearRatio = 50;
+  return p;
+}
+
+/// Seed 001's single link: a disc of inertia I_L = 30.833 kg m^2 about a vertical hinge through
+/// its centre (gravity along the axis), driven by one motor.
+struct Link {
+  World world;
+  BodyId body;
+  RevoluteJoint* hinge;
+  DcMotor* motor;
+  explicit Link(const DcMotorParams& params, double loadInertia = 30.833) {
+    RigidBodyDesc d;
+    d.name = "link";
+    d.mass = 20.0;
+    d.inertia = Vec3(loadInertia / 2, loadInertia / 2, loadInertia).asDiagonal();
+    body = world.addBody(d);
+    hinge = &world.addJoint<RevoluteJoint>("shoulder", World::kGround, body, Vec3::Zero(), Vec3::UnitZ());
+    motor = &world.addMotor("m", *hinge, params);
+  }
+};
+
+/// Seed 001 eq. 8 with b = 0: T = (I_L + r^2 I_m) w_0 / (r^2 M_s).
+double seedTimeConstant(const DcMotorParams& p, double loadInertia) {
+  const double r = p.gearRatio;
+  return (loadInertia + r * r * p.effectiveRotorInertia()) * p.noLoadSpeed / (r * r * p.stallTorque);
+}
+
+TEST(DcMotor, Seed001LinkRateMatchesTheClosedFormToMicroRadiansPerSecond) {
+  for (const double tm : {1.0, 0.5}) {
+    const DcMotorParams params = wg7152(tm);
+    Link link(params);
+    link.motor->setVoltage(1.0);
+    const double wMax = params.noLoadSpeed / params.gearRatio;  // 0.1026 rad/s
+    const double T = seedTimeConstant(params, 30.833);
+    EXPECT_NEAR(T, 0.3164 + tm, 1e-3);  // the seed's numbers
+    double worst = 0.0;
+    for (int i = 0; i < 1000; ++i) {
+      ASSERT_TRUE(link.world.step(kDt).ok);
+      const double t = link.world.time();
+      worst = std::max(worst, std::abs(link.hinge->rate() - wMax * (1 - std::exp(-t / T))));
+    }
+    EXPECT_LT(worst, 1e-6) << "t_m = " << tm;
+    std::printf("seed 001, t_m = %.1f s: worst |w_L - closed form| over 10 s = %.2e rad/s\n", tm, worst);
+    // Rotor and link stay geared: w_m = r w_L.
+    EXPECT_NEAR(link.motor->speed(), params.gearRatio * link.hinge->rate(), 1e-9);
+  }
+}
+
+TEST(DcMotor, StallTorqueIsRTimesMsAndScalesWithVoltage) {
+  for (const double u : {1.0, 0.5}) {
+    const DcMotorParams params = wg7152(1.0);
+    Link link(params);
+    // Hold the link: weld it to the ground as well.
+    link.world.addJoint<FixedJoint>("clamp", World::kGround, link.body, Vec3(0.5, 0, 0), Vec3::UnitX());
+    link.motor->setVoltage(u);
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(link.world.step(kDt).ok);
+    const double expected = params.gearRatio * params.stallTorque * u;  // 10 N m at u = 1
+    EXPECT_NEAR(link.hinge->generalizedForce(), expected, 1e-3 * expected) << "u = " << u;
+    EXPECT_NEAR(link.motor->torque(), params.stallTorque * u, 1e-3 * params.stallTorque * u);
+    EXPECT_NEAR(link.motor->current(), u, 1e-3);  // in stall-current units
+  }
+}
+
+TEST(DcMotor, NoLoadSpeedAndViscousEquilibriumOfEq8) {
+  DcMotorParams params = wg7152(0.5);
+  Link free(params, 0.5);
+  free.motor->setVoltage(0.6);
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(free.world.step(kDt).ok);
+  EXPECT_NEAR(free.hinge->rate(), 0.6 * params.noLoadSpeed / params.gearRatio, 1e-9);
+
+  params.viscousFriction = 2.0;  // N m s/rad on the load
+  Link damped(params, 0.5);
+  damped.motor->setVoltage(1.0);
+  for (int i = 0; i < 2000; ++i) ASSERT_TRUE(damped.world.step(kDt).ok);
+  // Eq. 8 at rest in acceleration: r M_s (u - r w / w_0) = b w.
+  const double r = params.gearRatio, ms = params.stallTorque, w0 = params.noLoadSpeed;
+  const double equilibrium = r * ms / (r * r * ms / w0 + params.viscousFriction);
+  EXPECT_NEAR(damped.hinge->rate(), equilibrium, 1e-9);
+}
+
+TEST(DcMotor, ArmatureInductanceGivesTheSecondOrderStepResponse) {
+  // Rotor side: I_eff w' = tau, T_e tau' + tau = M_s (u - w / w_0) (seed 002 eq. 17).
+  DcMotorParams params = wg7152(1.0);
+  params.electricalTimeConstant = 0.2;
+  Link link(params);
+  link.motor->setVoltage(1.0);
+  const double r = params.gearRatio;
+  const double inertia = params.effectiveRotorInertia() + 30.833 / (r * r);
+  const double a = inertia * params.electricalTimeConstant, b = inertia, c = params.stallTorque / params.noLoadSpeed;
+  const std::complex<double> root = std::sqrt(std::complex<double>(b * b - 4 * a * c));
+  const std::complex<double> s1 = (-b + root) / (2 * a), s2 = (-b - root) / (2 * a);
+  const double wInf = params.noLoadSpeed / r;  // link side
+  double worst = 0.0;
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(link.world.step(kDt).ok);
+    const double t = link.world.time();
+    const double closed = wInf * (1.0 + ((s2 * std::exp(s1 * t) - s1 * std::exp(s2 * t)) / (s1 - s2)).real());
+    worst = std::max(worst, std::abs(link.hinge->rate() - closed));
+  }
+  EXPECT_LT(worst, 0.01 * wInf);
+  std::printf("T_e = 0.2 s step response: worst error %.2e rad/s (%.3f %% of w_inf)\n", worst, 100 * worst / wInf);
+}
+
+TEST(DcMotor, ReversalFollowsTheClosedFormThroughZero) {
+  const DcMotorParams params = wg7152(0.5);
+  Link link(params);
+  link.motor->setVoltage(1.0);
+  for (int i = 0; i < 300; ++i) ASSERT_TRUE(link.world.step(kDt).ok);
+  const double ws = link.hinge->rate(), ts = link.world.time();
+  const double wInf = params.noLoadSpeed / params.gearRatio;
+  const double T = seedTimeConstant(params, 30.833);
+  link.motor->setVoltage(-1.0);
+  double worst = 0.0, lowest = 0.0;
+  for (int i = 0; i < 700; ++i) {
+    ASSERT_TRUE(link.world.step(kDt).ok);
+    const double closed = -wInf + (ws + wInf) * std::exp(-(link.world.time() - ts) / T);
+    worst = std::max(worst, std::abs(link.hinge->rate() - closed));
+    lowest = std::min(lowest, link.hinge->rate());
+  }
+  EXPECT_LT(worst, 1e-6);
+  EXPECT_GE(lowest, -wInf - 1e-9);  // approaches -w_inf from above: no overshoot
+}
+
+TEST(DcMotor, VoltageIsClampedAndNaNRejected) {
+  Link link(wg7152(1.0));
+  link.motor->setVoltage(3.0);
+  EXPECT_EQ(link.motor->voltage(), 1.0);
+  link.motor->setVoltage(-7.0);
+  EXPECT_EQ(link.motor->voltage(), -1.0);
+  EXPECT_THROW(link.motor->setVoltage(std::nan("")), std::invalid_argument);
+  DcMotorParams bad = wg7152(0.0);  // no rotor inertia and no time constant
+  EXPECT_THROW(link.world.addMotor("bad", *link.hinge, bad), std::invalid_argument);
+}
+
+TEST(DcMotor, HoldingBrakeHoldsBelowItsTorqueAndSlipsAbove) {
+  DcMotorParams params = wg7152(1.0);
+  params.brakeTorque = 0.05;  // N m on the rotor: 2.5 N m at the joint
+  Link link(params, 2.0);
+  link.motor->setBrake(true);
+  for (int i = 0; i < 100; ++i) {
+    link.world.body(link.body).torque = Vec3(0, 0, 2.0);  // below r * brake
+    ASSERT_TRUE(link.world.step(kDt).ok);
+  }
+  EXPECT_LT(std::abs(link.hinge->rate()), 1e-9);
+  const double applied = 4.0;  // above r * brake = 2.5 N m: slips
+  for (int i = 0; i < 100; ++i) {
+    link.world.body(link.body).torque = Vec3(0, 0, applied);
+    ASSERT_TRUE(link.world.step(kDt).ok);
+  }
+  // Slipping, the joint sees the applied torque less the brake's r T_b and the idle motor's
+  // back-EMF damping r^2 M_s / w_0, with the rotor's reflected inertia: a first-order response.
+  const double r = params.gearRatio;
+  const double damping = r * r * params.stallTorque / params.noLoadSpeed;
+  const double inertia = 2.0 + r * r * params.effectiveRotorInertia();
+  const double steady = (applied - r * params.brakeTorque) / damping;
+  EXPECT_NEAR(link.hinge->rate(), steady * (1 - std::exp(-1.0 * damping / inertia)), 0.01 * steady);
+}
+
+TEST(Repeater, TwoJawGripperClosesSymmetricallyAndSqueezesWithTheMotorTorque) {
+  // Two jaws hinged on a fixed palm at y = +-0.05, axes +z; jaw 2 repeats jaw 1 with k = -1, so
+  // the jaws mirror each other (plane-parallel, symmetric). Stops (joint limits) stand in for
+  // the object until contacts exist.
+  World world;
+  world.settings().gravity.setZero();
+  RigidBodyDesc d;
+  d.mass = 0.2;
+  d.inertia = scenes::boxInertia(0.2, Vec3(0.1, 0.01, 0.02));
+  d.name = "jaw1";
+  d.position = Vec3(0.05, 0.05, 0);
+  const BodyId jaw1 = world.addBody(d);
+  d.name = "jaw2";
+  d.position = Vec3(0.05, -0.05, 0);
+  const BodyId jaw2 = world.addBody(d);
+  auto& hinge1 = world.addJoint<RevoluteJoint>("jaw1", World::kGround, jaw1, Vec3(0, 0.05, 0), Vec3::UnitZ());
+  auto& hinge2 = world.addJoint<RevoluteJoint>("jaw2", World::kGround, jaw2, Vec3(0, -0.05, 0), Vec3::UnitZ());
+  hinge1.limit = {true, -1.0, 0.4};
+  hinge2.limit = {true, -0.4, 1.0};
+  DcMotorParams p;
+  p.stallTorque = 0.02;
+  p.noLoadSpeed = 600 * kRpm;
+  p.timeConstant = 0.02;
+  p.gearRatio = 100;
+  DcMotor& grip = world.addMotor("grip", hinge1, p);
+  world.addRepeater(grip, hinge2, -1.0);
+  grip.setVoltage(1.0);
+  double worstAsymmetry = 0.0;
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_TRUE(world.step(kDt).ok);
+    worstAsymmetry = std::max(worstAsymmetry, std::abs(hinge1.position() + hinge2.position()));
+  }
+  EXPECT_LT(worstAsymmetry, 1e-6);
+  EXPECT_NEAR(hinge1.position(), 0.4, 1e-3);  // closed onto the stops
+  EXPECT_NEAR(hinge2.position(), -0.4, 1e-3);
+  // Stalled against the stops, the jaws share the torque the motor can give: r M_s in all, and
+  // each stop pushes back what its jaw's gear drives into it.
+  const double squeeze = std::abs(hinge1.limitForce()) + std::abs(hinge2.limitForce());
+  EXPECT_NEAR(squeeze, p.gearRatio * p.stallTorque, 0.01 * p.gearRatio * p.stallTorque);
+  EXPECT_NEAR(hinge1.limitForce(), -hinge1.driveForce(), 1e-6);
+  EXPECT_NEAR(hinge2.limitForce(), -hinge2.driveForce(), 1e-6);
+}
+
+}  // namespace
+}  // namespace impetus
