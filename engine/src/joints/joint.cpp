@@ -34,6 +34,8 @@ Joint::Joint(std::string name, BodyId parent, BodyId child, JointFrame inParent,
       inChild_(inChild) {
   inParent_.orientation.normalize();
   inChild_.orientation.normalize();
+  frameMatrixInParent_ = inParent_.orientation.toRotationMatrix();
+  frameMatrixInChild_ = inChild_.orientation.toRotationMatrix();
 }
 
 JointPose Joint::pose(std::span<const RigidBody> bodies) const {
@@ -46,8 +48,8 @@ JointPose Joint::pose(std::span<const RigidBody> bodies) const {
   p.anchorB = b.position + p.armB;
   p.orientationA = a.orientation * inParent_.orientation;
   p.orientationB = b.orientation * inChild_.orientation;
-  p.frameA = a.rotation * inParent_.orientation.toRotationMatrix();
-  p.frameB = b.rotation * inChild_.orientation.toRotationMatrix();
+  p.frameA = a.rotation * frameMatrixInParent_;
+  p.frameB = b.rotation * frameMatrixInChild_;
   return p;
 }
 

@@ -59,11 +59,12 @@ double coupling(const ConstraintRow& i, const ConstraintRow& j) {
   return k;
 }
 
-/// Inverse of the used n x n corner of a padded symmetric positive (semi)definite block, by an
-/// in-place Cholesky factorisation (n <= 6, no allocation). A singular block (degenerate geometry)
-/// falls back to its diagonal so the solver still makes progress row by row.
-BlockMatrix invertBlock(const BlockMatrix& k, int n) {
-  double l[kMaxBlockRows][kMaxBlockRows] = {};
+/// Writes the inverse of the leading n x n corner of a symmetric positive (semi)definite block
+/// into `inv`, by Cholesky (n <= 6, no allocation). A singular block (degenerate geometry) falls
+/// back to its diagonal so the solver still makes progress row by row.
+void invertBlock(const BlockMatrix& k, int n, BlockMatrix& inv) {
+  double l[kMaxBlockRows][kMaxBlockRows];   // lower triangle used
+  double li[kMaxBlockRows][kMaxBlockRows];  // lower triangle used
   double scale = 0.0;
   for (int i = 0; i < n; ++i) scale = std::max(scale, std::abs(k(i, i)));
   bool ok = scale > 1e-300;
@@ -81,13 +82,12 @@ BlockMatrix invertBlock(const BlockMatrix& k, int n) {
       l[i][j] = s / l[j][j];
     }
   }
-  BlockMatrix inv = BlockMatrix::Identity();
   if (!ok) {
-    for (int i = 0; i < n; ++i) inv(i, i) = k(i, i) > 1e-300 ? 1.0 / k(i, i) : 0.0;
-    return inv;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) inv(i, j) = i == j && k(i, i) > 1e-300 ? 1.0 / k(i, i) : 0.0;
+    return;
   }
   // inv = L^-T L^-1: invert L (lower triangular), then multiply.
-  double li[kMaxBlockRows][kMaxBlockRows] = {};
   for (int i = 0; i < n; ++i) {
     li[i][i] = 1.0 / l[i][i];
     for (int j = 0; j < i; ++j) {
@@ -103,7 +103,6 @@ BlockMatrix invertBlock(const BlockMatrix& k, int n) {
       inv(i, j) = s;
       inv(j, i) = s;
     }
-  return inv;
 }
 
 }  // namespace
@@ -129,19 +128,28 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
     }
     block.matrices = static_cast<int>(matrices_.size());
     BlockMatrices& m = matrices_.emplace_back();
-    m.k.setIdentity();  // padding rows: dp = -residual * 1 on a zero residual stays 0
+    // A block's rows share their two bodies and rotor, and K is symmetric.
     for (int i = 0; i < block.count; ++i) {
-      for (int j = 0; j < block.count; ++j) m.k(i, j) = coupling(rows[i], rows[j]);
+      const ConstraintRow& a = rows[i];
+      for (int j = 0; j <= i; ++j) {
+        const ConstraintRow& b = rows[j];
+        double k = a.linearA.dot(b.responseLinearA) + a.angularA.dot(b.responseAngularA) +
+                   a.linearB.dot(b.responseLinearB) + a.angularB.dot(b.responseAngularB) +
+                   a.rotorJacobian * b.responseRotor;
+        if (a.bodyA == a.bodyB) k = coupling(a, b);  // degenerate: let the general form decide
+        m.k(i, j) = k;
+        m.k(j, i) = k;
+      }
       m.k(i, i) += rows[i].softness;
     }
-    m.inverseK = invertBlock(m.k, block.count);
+    invertBlock(m.k, block.count, m.inverseK);
     if (block.kind == BlockKind::Mixed) {
-      BlockMatrix equality = BlockMatrix::Identity();
+      // Inverse of the equality corner, zero elsewhere (the friction rows are held fixed).
       const int e = block.count - block.frictionCount;
-      equality.topLeftCorner(e, e) = m.k.topLeftCorner(e, e);
-      m.inverseEquality = invertBlock(equality, e);
-    } else {
-      m.inverseEquality.setZero();
+      invertBlock(m.k, e, m.inverseEquality);
+      for (int i = 0; i < block.count; ++i)
+        for (int j = 0; j < block.count; ++j)
+          if (i >= e || j >= e) m.inverseEquality(i, j) = 0.0;
     }
   }
 }

@@ -73,7 +73,7 @@ class World {
   DcMotor& motor(int i) { return *motors_.at(static_cast<size_t>(i)).motor; }
   DcMotor* findMotor(const std::string& name);
 
-  /// Advances the world by dt seconds.
+  /// Advances the world by dt seconds (in settings().solver.substeps internal steps).
   StepStatus step(double dt);
 
   int bodyCount() const { return static_cast<int>(bodies_.size()); }
@@ -102,6 +102,7 @@ class World {
 
  private:
   void checkJointBodies(const std::string& name, BodyId parent, BodyId child, const Vec3& axis) const;
+  StepStatus substep(double dt);
   void integrateVelocities(double dt);
   void prepareRows(double dt, bool positionPhase);
   JointBuildContext buildContext(double dt, bool positionPhase) const;

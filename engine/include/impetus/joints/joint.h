@@ -165,6 +165,8 @@ class Joint {
   BodyId child_;
   JointFrame inParent_;
   JointFrame inChild_;
+  Mat3 frameMatrixInParent_;  ///< inParent_.orientation as a matrix (constant)
+  Mat3 frameMatrixInChild_;
   int firstRow_ = 0;
   int rowCount_ = 0;
   std::vector<double> impulseCache_;

@@ -53,8 +53,10 @@ constexpr int kMaxBlockRows = 6;
 using BlockVector = Eigen::Matrix<double, kMaxBlockRows, 1>;
 using BlockMatrix = Eigen::Matrix<double, kMaxBlockRows, kMaxBlockRows>;
 
-/// Effective-mass matrices of a multi-row block, padded with identity past `count`.
+/// Effective-mass matrices of a multi-row block; only the leading count x count corner is used
+/// (left uninitialised past it: finalize runs for every joint of every position iteration).
 struct BlockMatrices {
+  BlockMatrices() {}            // no zeroing
   BlockMatrix k;                ///< J M^-1 J^T (+ softness on the diagonal)
   BlockMatrix inverseK;         ///< its inverse
   BlockMatrix inverseEquality;  ///< Mixed: inverse of the leading equality corner

@@ -5,7 +5,8 @@ namespace impetus {
 /// How hard the sequential-impulse solver works per step (seed 000: stop at tolerance, at an
 /// iteration cap, or when the step's wall-clock budget is spent).
 struct SolverSettings {
-  int velocityIterations = 10;      ///< cap on velocity iterations per step
+  int substeps = 1;                 ///< internal steps of dt / substeps per World::step (quality knob)
+  int velocityIterations = 10;      ///< cap on velocity iterations per (sub)step
   int positionIterations = 10;      ///< iterations of the post-step position projection
   double impulseTolerance = 1e-10;  ///< stop when every |dp| is below this (unit: N s)
   double timeBudget = 0.0;          ///< wall-clock limit for the velocity iterations (unit: s); 0 = none
