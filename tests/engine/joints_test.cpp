@@ -12,6 +12,7 @@
 #include "impetus/joints/revolute_joint.h"
 #include "impetus/joints/spherical_joint.h"
 #include "impetus/joints/universal_joint.h"
+#include "impetus/scenes/closed_loop.h"
 #include "impetus/scenes/hinge_chain.h"
 
 namespace impetus {
@@ -161,6 +162,25 @@ TEST(World, RejectsNonPhysicalBodiesAndJoints) {
   EXPECT_THROW(world.addJoint<RevoluteJoint>("h", bar, bar, Vec3::Zero(), Vec3::UnitY()),
                std::invalid_argument);
   EXPECT_FALSE(world.step(-0.01).ok);
+}
+
+}  // namespace
+}  // namespace impetus
+
+namespace impetus {
+namespace {
+
+TEST(ClosedLoops, FiftyLinkRingHungFromTwoPinsStaysClosed) {
+  World world;
+  scenes::buildHingeRing(world, 50);
+  ASSERT_LT(world.largestAnchorSeparation(), 1e-12);  // assembled closed
+  double peak = 0.0;
+  for (int i = 0; i < 500; ++i) {
+    ASSERT_TRUE(world.step(0.01).ok);
+    peak = std::max(peak, world.largestAnchorSeparation());
+  }
+  EXPECT_LT(peak, 2e-3);
+  EXPECT_LT(world.kineticEnergy(), 50.0 * 9.81 * 0.5);  // bounded by the potential it can lose
 }
 
 }  // namespace

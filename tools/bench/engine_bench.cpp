@@ -41,11 +41,25 @@ void Chain100(benchmark::State& state) {
     scenes::buildHingeChain(w, o);
   });
 }
+/// chain30 with a gearmotor (WG-7152 class) on every hinge at u = 0.3: the cost of motor rows.
+void Chain30Motorized(benchmark::State& state) {
+  stepScene(state, [](World& w) {
+    const scenes::HingeChain chain = scenes::buildHingeChain(w);
+    DcMotorParams p;
+    p.stallTorque = 0.2;
+    p.noLoadSpeed = 5.131;
+    p.timeConstant = 0.5;
+    p.gearRatio = 50;
+    for (size_t i = 0; i < chain.hinges.size(); ++i)
+      w.addMotor("m" + std::to_string(i), *chain.hinges[i], p).setVoltage(0.3);
+  });
+}
 void Ring50(benchmark::State& state) {
   stepScene(state, [](World& w) { scenes::buildHingeRing(w, 50); });
 }
 
 BENCHMARK(Chain30)->Unit(benchmark::kMicrosecond);
+BENCHMARK(Chain30Motorized)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Chain100)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Ring50)->Unit(benchmark::kMicrosecond);
 

@@ -306,7 +306,12 @@ void World::solvePositions(double dt) {
         SolverVelocity& p = pseudoVelocities_[id];
         if (b.isDynamic() && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero())) {
           b.position += dt * p.linear;
-          b.orientation = integrateOrientation(b.orientation, p.angular, dt);
+          // The correction turns the body and its motion together: L turns with it, so the
+          // body-frame momentum and the kinetic energy are unchanged. (Holding L fixed in the
+          // world would let w = I(q)^-1 L blow up through a slender link's small inertia.)
+          const Quat turn = rotationFromVector(dt * p.angular);
+          b.orientation = (turn * b.orientation).normalized();
+          b.angularMomentum = turn * b.angularMomentum;
           b.updateDerived();
         }
         p = SolverVelocity{};
