@@ -4,6 +4,7 @@
 
 #include "impetus/scenes/closed_loop.h"
 #include "impetus/scenes/hinge_chain.h"
+#include "impetus/scheme/scheme.h"
 
 namespace {
 
@@ -58,6 +59,45 @@ void Ring50(benchmark::State& state) {
   stepScene(state, [](World& w) { scenes::buildHingeRing(w, 50); });
 }
 
+/// One evaluation of a 200-block functional scheme (a mix of the common blocks, PIDs included).
+void Scheme200(benchmark::State& state) {
+  World world;
+  SchemeDesc desc;
+  const auto add = [&](std::string type, std::map<std::string, std::string> params,
+                       std::map<std::string, std::string> inputs) {
+    BlockDesc b;
+    b.type = std::move(type);
+    b.name = "b" + std::to_string(desc.blocks.size());
+    b.params = std::move(params);
+    b.inputs = std::move(inputs);
+    desc.blocks.push_back(std::move(b));
+    return desc.blocks.back().name;
+  };
+  std::string previous = add("input", {{"channel", "stick"}}, {});
+  const std::string stick = previous;
+  while (desc.blocks.size() < 200) {
+    switch (desc.blocks.size() % 6) {
+      case 0: previous = add("gain", {{"k", "0.9"}}, {{"in", previous}}); break;
+      case 1: previous = add("lag", {{"time_constant", "0.1"}}, {{"in", previous}}); break;
+      case 2: previous = add("pid", {{"kp", "1"}, {"ki", "0.1"}, {"kd", "0.01"}, {"filter", "0.02"}},
+                             {{"setpoint", previous}, {"measurement", stick}}); break;
+      case 3: previous = add("saturation", {}, {{"in", previous}}); break;
+      case 4: previous = add("sum", {{"signs", "+-"}}, {{"in1", previous}, {"in2", stick}}); break;
+      default: previous = add("rate_limiter", {{"rate", "5"}}, {{"in", previous}}); break;
+    }
+  }
+  Scheme scheme = Scheme::compile(desc, world, {"stick"});
+  std::vector<double> channels{0.5};
+  int i = 0;
+  for (auto _ : state) {
+    channels[0] = (++i % 100) * 0.01;
+    scheme.step(channels, 0.01);
+    benchmark::DoNotOptimize(scheme.signalAt(0));
+  }
+  state.counters["blocks"] = scheme.blockCount();
+}
+
+BENCHMARK(Scheme200)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Chain30)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Chain30Motorized)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Chain100)->Unit(benchmark::kMicrosecond);

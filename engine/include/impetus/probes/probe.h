@@ -1,0 +1,21 @@
+#pragma once
+// Named read-outs of the simulation state ("probes"), shared by scheme sensors, the CLI's --probe
+// and the GUI's plots:
+//   body.NAME.{x,y,z,vx,vy,vz,wx,wy,wz,roll,pitch,yaw}   (m, m/s, rad/s, rad)
+//   joint.NAME.{position,rate,force}                     (rad or m, rad/s or m/s, N m or N)
+//   motor.NAME.{angle,speed,torque,voltage,current}       (rotor side: rad, rad/s, N m, 1, A)
+
+#include <functional>
+#include <string>
+
+namespace impetus {
+
+class World;
+
+/// A resolved probe: reads one number from the world it was resolved against.
+using Probe = std::function<double()>;
+
+/// Resolves `name` against `world`; throws std::invalid_argument naming what is unknown.
+Probe resolveProbe(World& world, const std::string& name);
+
+}  // namespace impetus

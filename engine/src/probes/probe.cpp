@@ -1,0 +1,72 @@
+#include "impetus/probes/probe.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "impetus/dynamics/world.h"
+
+namespace impetus {
+namespace {
+
+[[noreturn]] void unknown(const std::string& name, const std::string& what) {
+  throw std::invalid_argument("probe '" + name + "': " + what);
+}
+
+/// Roll, pitch, yaw (x, y, z Tait-Bryan, rad) of a body's orientation.
+Vec3 rollPitchYaw(const Quat& q) {
+  const Mat3 r = q.toRotationMatrix();
+  const double pitch = std::asin(std::clamp(-r(2, 0), -1.0, 1.0));
+  return {std::atan2(r(2, 1), r(2, 2)), pitch, std::atan2(r(1, 0), r(0, 0))};
+}
+
+}  // namespace
+
+Probe resolveProbe(World& world, const std::string& name) {
+  const size_t first = name.find('.');
+  const size_t last = name.rfind('.');
+  if (first == std::string::npos || first == last) unknown(name, "expected KIND.NAME.QUANTITY");
+  const std::string kind = name.substr(0, first);
+  const std::string object = name.substr(first + 1, last - first - 1);
+  const std::string quantity = name.substr(last + 1);
+  if (kind == "body") {
+    const BodyId id = world.findBody(object);
+    if (id < 0) unknown(name, "no body named '" + object + "'");
+    World* w = &world;
+    const auto& b = [w, id]() -> const RigidBody& { return w->body(id); };
+    if (quantity == "x") return [b] { return b().position.x(); };
+    if (quantity == "y") return [b] { return b().position.y(); };
+    if (quantity == "z") return [b] { return b().position.z(); };
+    if (quantity == "vx") return [b] { return b().linearVelocity.x(); };
+    if (quantity == "vy") return [b] { return b().linearVelocity.y(); };
+    if (quantity == "vz") return [b] { return b().linearVelocity.z(); };
+    if (quantity == "wx") return [b] { return b().angularVelocity.x(); };
+    if (quantity == "wy") return [b] { return b().angularVelocity.y(); };
+    if (quantity == "wz") return [b] { return b().angularVelocity.z(); };
+    if (quantity == "roll") return [b] { return rollPitchYaw(b().orientation).x(); };
+    if (quantity == "pitch") return [b] { return rollPitchYaw(b().orientation).y(); };
+    if (quantity == "yaw") return [b] { return rollPitchYaw(b().orientation).z(); };
+    unknown(name, "bodies have x y z vx vy vz wx wy wz roll pitch yaw");
+  }
+  if (kind == "joint") {
+    const Joint* j = world.findJoint(object);
+    if (!j) unknown(name, "no joint named '" + object + "'");
+    if (quantity == "position") return [j] { return j->position(); };
+    if (quantity == "rate") return [j] { return j->rate(); };
+    if (quantity == "force") return [j] { return j->generalizedForce(); };
+    unknown(name, "joints have position rate force");
+  }
+  if (kind == "motor") {
+    const DcMotor* m = world.findMotor(object);
+    if (!m) unknown(name, "no motor named '" + object + "'");
+    if (quantity == "angle") return [m] { return m->angle(); };
+    if (quantity == "speed") return [m] { return m->speed(); };
+    if (quantity == "torque") return [m] { return m->torque(); };
+    if (quantity == "voltage") return [m] { return m->voltage(); };
+    if (quantity == "current") return [m] { return m->current(); };
+    unknown(name, "motors have angle speed torque voltage current");
+  }
+  unknown(name, "kind must be body, joint or motor");
+}
+
+}  // namespace impetus
