@@ -42,7 +42,9 @@ TEST(JointLimits, RevoluteLimitHoldsTenTimesTheWeight) {
     const Vec3 tip = world.body(bar).toWorld(Vec3(0.2, 0, 0));
     world.body(bar).torque = (tip - world.body(bar).position).cross(Vec3(0, 0, -10 * kG));
     ASSERT_TRUE(world.step(kDt).ok);
-    if (world.time() > 0.5) ASSERT_LT(hinge.position() - 0.3, 0.01) << world.time();
+    if (world.time() > 0.5) {
+      ASSERT_LT(hinge.position() - 0.3, 0.01) << world.time();
+    }
   }
   EXPECT_NEAR(hinge.position(), 0.3, 0.01);
   EXPECT_LT(world.largestAnchorSeparation(), 1e-3);

@@ -73,7 +73,9 @@ TEST(Scheme, DifferentialMixerStaysInRangeAndTurnsInPlace) {
       std::tie(l, r) = run(x, y);
       ASSERT_LE(std::abs(scheme.signal("mix.left")), 1.0);
       ASSERT_LE(std::abs(scheme.signal("mix.right")), 1.0);
-      if (std::abs(x) < 1e-9) ASSERT_NEAR(l, r, 1e-12);  // no turn: equal tracks
+      if (std::abs(x) < 1e-9) {
+        ASSERT_NEAR(l, r, 1e-12);  // no turn: equal tracks
+      }
     }
   std::tie(l, r) = run(0.3, 0.5);  // inside the square: plain sum and difference
   EXPECT_NEAR(l, 0.8, 1e-12);

@@ -1,5 +1,7 @@
 #include "impetus/dynamics/world.h"
 
+#include "../contact/collision_world.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -29,7 +31,12 @@ std::pair<JointFrame, JointFrame> jointFramesFromWorld(const RigidBody& parent,
   return {inParent, inChild};
 }
 
-World::World(WorldSettings settings) : settings_(settings) {
+World::~World() = default;
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+World::World(WorldSettings settings)
+    : settings_(settings), collision_(std::make_unique<CollisionWorld>()) {
   RigidBodyDesc ground;
   ground.name = "world";
   ground.type = BodyType::Static;
@@ -58,8 +65,36 @@ void World::checkJointBodies(const std::string& name, BodyId parent, BodyId chil
 Joint& World::addJoint(std::unique_ptr<Joint> joint) {
   const Vec3 axis = joint->frameInParent().orientation * Vec3::UnitX();
   checkJointBodies(joint->name(), joint->parent(), joint->child(), axis);
-  joints_.push_back(std::move(joint));
+  registerJoint(std::move(joint));
   return *joints_.back();
+}
+
+void World::registerJoint(std::unique_ptr<Joint> joint) {
+  collision_->setPairEnabled(joint->parent(), joint->child(), false);
+  joints_.push_back(std::move(joint));
+}
+
+void World::addShape(BodyId body, const ShapeDesc& shape) {
+  if (body < 0 || body >= bodyCount()) throw std::invalid_argument("shape on a body index out of range");
+  if (shape.material < 0 || shape.material >= materials_.size())
+    throw std::invalid_argument("shape on body '" + this->body(body).name + "': unknown material index");
+  try {
+    collision_->addShape(body, this->body(body), shape);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("shape on body '" + this->body(body).name + "': " + e.what());
+  }
+}
+
+void World::setCollision(BodyId a, BodyId b, bool enabled) { collision_->setPairEnabled(a, b, enabled); }
+
+Vec3 World::contactForce(BodyId body) const {
+  Vec3 f = Vec3::Zero();
+  const double dt = lastDt_ > 0.0 ? lastDt_ : 0.01;
+  for (const ContactPoint& c : contacts_) {
+    if (c.bodyB == body) f += c.force(dt);
+    if (c.bodyA == body) f -= c.force(dt);
+  }
+  return f;
 }
 
 DcMotor& World::addMotor(std::string name, Joint& joint, const DcMotorParams& params) {
@@ -140,8 +175,14 @@ StepStatus World::step(double dt) {
 StepStatus World::substep(double dt) {
   const SolverSettings& solver = settings_.solver;
   const auto t0 = Clock::now();
+  lastDt_ = dt;
 
   integrateVelocities(dt);
+  const auto tc = Clock::now();
+  if (!collision_->empty()) {
+    collision_->detect(bodies_, materials_, contacts_);
+    orderContactsFromTheGround();
+  }
   const auto t1 = Clock::now();
 
   prepareRows(dt, false);
@@ -154,7 +195,9 @@ StepStatus World::substep(double dt) {
                   solver.impulseTolerance, adaptive, adaptive && solver.timeBudget > 0.0,
                   t2 + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(solver.timeBudget)));
+  applyRestitution();
   for (auto& j : joints_) j->storeImpulses(rows_, bodies_, dt);
+  storeContactImpulses();
   const auto t3 = Clock::now();
 
   integratePositions(dt, velocities_);
@@ -179,7 +222,9 @@ StepStatus World::substep(double dt) {
   statistics_.largestImpulseChange = velocityResult.largestImpulseChange;
   statistics_.converged = velocityResult.converged;
   statistics_.outOfTime = velocityResult.outOfTime;
-  statistics_.integrateVelocitySeconds = seconds(t0, t1);
+  statistics_.contacts = static_cast<int>(contacts_.size());
+  statistics_.integrateVelocitySeconds = seconds(t0, tc);
+  statistics_.collideSeconds = seconds(tc, t1);
   statistics_.prepareSeconds = seconds(t1, t2);
   statistics_.solveVelocitySeconds = seconds(t2, t3);
   statistics_.integratePositionSeconds = seconds(t3, t4);
@@ -256,6 +301,7 @@ void World::prepareRows(double dt, bool positionPhase) {
     else
       j->buildVelocityRows(ctx, rows_, settings_.solver.warmStart);
   }
+  if (!positionPhase) addContactRows(dt);
   rows_.finalize(masses_, rotorInverseInertia_);
 }
 
@@ -285,7 +331,7 @@ void World::solvePositions(double dt) {
   // system once per step instead diverges in fast whips (BENCH-SCENES prototype, chain30).
   // Pseudo-velocities move positions only and are discarded: no kinetic energy is added.
   const SolverSettings& solver = settings_.solver;
-  if (solver.positionIterations <= 0 || joints_.empty()) return;
+  if (solver.positionIterations <= 0 || (joints_.empty() && contacts_.empty())) return;
   pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
   pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
   const JointBuildContext ctx = buildContext(dt, true);
@@ -295,37 +341,216 @@ void World::solvePositions(double dt) {
     for (auto& j : joints_) {
       positionRows_.clear();
       j->buildPositionRows(ctx, positionRows_);
-      const size_t ids[2] = {static_cast<size_t>(j->parent()), static_cast<size_t>(j->child())};
-      for (size_t id : ids) masses_[id] = {bodies_[id].inverseMass, bodies_[id].inverseInertiaWorld};
-      positionRows_.finalize(masses_, rotorInverseInertia_);
-      const SolveResult r = solveBlocks(positionRows_, pseudoVelocities_, pseudoRotorSpeeds_, 1,
-                                        0.0, false, false, Clock::time_point{});
-      largest = std::max(largest, r.largestImpulseChange);
-      for (size_t id : ids) {
-        RigidBody& b = bodies_[id];
-        SolverVelocity& p = pseudoVelocities_[id];
-        if (b.isDynamic() && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero())) {
-          b.position += dt * p.linear;
-          // The correction turns the body and its motion together: L turns with it, so the
-          // body-frame momentum and the kinetic energy are unchanged. (Holding L fixed in the
-          // world would let w = I(q)^-1 L blow up through a slender link's small inertia.)
-          const Quat turn = rotationFromVector(dt * p.angular);
-          b.orientation = (turn * b.orientation).normalized();
-          b.angularMomentum = turn * b.angularMomentum;
-          b.updateDerived();
-        }
-        p = SolverVelocity{};
-      }
+      largest = std::max(largest, correctPositions(j->parent(), j->child(), dt));
       for (const DriveCoupling& d : j->drives()) {  // gear drift moves the rotor angle
         double& pseudo = pseudoRotorSpeeds_[static_cast<size_t>(d.motor->rotorSlot())];
         rotorAngles_[static_cast<size_t>(d.motor->rotorSlot())] += dt * pseudo;
         pseudo = 0.0;
       }
     }
+    // Contacts: push penetrating points apart along their normal, re-measured at the current poses
+    // from the points fixed on each body (a little penetration, the slop, is left alone). A
+    // manifold's points are corrected together (one exact block): one at a time they would tilt
+    // a resting face a little, the same way every step.
+    for (size_t first = 0; first < contacts_.size();) {
+      size_t last = first + 1;
+      while (last < contacts_.size() && last - first < 4 && contacts_[last].bodyA == contacts_[first].bodyA &&
+             contacts_[last].bodyB == contacts_[first].bodyB)
+        ++last;
+      positionRows_.clear();
+      int rowsAdded = 0;
+      for (size_t k = first; k < last; ++k) {
+        const ContactPoint& c = contacts_[k];
+        const RigidBody& a = bodies_[static_cast<size_t>(c.bodyA)];
+        const RigidBody& b = bodies_[static_cast<size_t>(c.bodyB)];
+        const Vec3 pointA = a.toWorld(c.localA), pointB = b.toWorld(c.localB);
+        const double separation = c.normal.dot(pointB - pointA);
+        const bool bounce = it == 0 && c.bounceShift < 0.0;
+        const double error = bounce ? -c.bounceShift : separation + settings_.contactSlop;
+        const int index = positionRows_.addBlock(bounce ? BlockKind::Equality : BlockKind::Bounded, 1, c.bodyA, c.bodyB);
+        ConstraintRow& row = positionRows_.row(index);
+        const Vec3 armA = pointA - a.position, armB = pointB - b.position;
+        row.linearA = -c.normal;
+        row.angularA = -armA.cross(c.normal);
+        row.linearB = c.normal;
+        row.angularB = armB.cross(c.normal);
+        row.lower = bounce ? -1e300 : 0.0;
+        // Points not penetrating beyond the slop only keep the others from pulling them in.
+        row.target = bounce ? c.bounceShift / dt
+                            : (error < 0.0 ? ctx.correctionTarget(settings_.contactCorrectionFactor * error) : 0.0);
+        if (bounce || error < 0.0) ++rowsAdded;
+      }
+      if (rowsAdded > 0) {
+        if (last - first > 1) positionRows_.mergeLastBlocks(static_cast<int>(last - first), BlockKind::Limited);
+        largest = std::max(largest, correctPositions(contacts_[first].bodyA, contacts_[first].bodyB, dt));
+      }
+      first = last;
+    }
     iterations = it + 1;
     if (!solver.deterministic && largest < solver.impulseTolerance) break;
   }
   statistics_.positionIterations = iterations;
+}
+
+double World::correctPositions(BodyId a, BodyId b, double dt) {
+  const size_t ids[2] = {static_cast<size_t>(a), static_cast<size_t>(b)};
+  for (size_t id : ids) masses_[id] = {bodies_[id].inverseMass, bodies_[id].inverseInertiaWorld};
+  positionRows_.finalize(masses_, rotorInverseInertia_);
+  const SolveResult r = solveBlocks(positionRows_, pseudoVelocities_, pseudoRotorSpeeds_, 1, 0.0,
+                                    false, false, Clock::time_point{});
+  for (size_t id : ids) {
+    RigidBody& body = bodies_[id];
+    SolverVelocity& p = pseudoVelocities_[id];
+    if (body.isDynamic() && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero())) {
+      body.position += dt * p.linear;
+      // The correction turns the body and its motion together: L turns with it, so the
+      // body-frame momentum and the kinetic energy are unchanged. (Holding L fixed in the
+      // world would let w = I(q)^-1 L blow up through a slender link's small inertia.)
+      const Quat turn = rotationFromVector(dt * p.angular);
+      body.orientation = (turn * body.orientation).normalized();
+      body.angularMomentum = turn * body.angularMomentum;
+      body.updateDerived();
+    }
+    p = SolverVelocity{};
+  }
+  return r.largestImpulseChange;
+}
+
+void World::orderContactsFromTheGround() {
+  // Contact-graph levels: static and kinematic bodies 0, a body resting on level k gets k + 1.
+  // Solving manifolds by level lets one Gauss-Seidel sweep carry a stack's weight down to the
+  // ground; in detection order the supports stay compliant and a tall stack buckles.
+  const size_t n = bodies_.size();
+  bodyLevel_.assign(n, -1);
+  levelQueue_.clear();
+  for (size_t i = 0; i < n; ++i)
+    if (!bodies_[i].isDynamic()) {
+      bodyLevel_[i] = 0;
+      levelQueue_.push_back(static_cast<int>(i));
+    }
+  for (size_t head = 0; head < levelQueue_.size(); ++head) {
+    const int body = levelQueue_[head];
+    for (const ContactPoint& c : contacts_) {
+      const int other = c.bodyA == body ? c.bodyB : c.bodyB == body ? c.bodyA : -1;
+      if (other < 0 || bodyLevel_[static_cast<size_t>(other)] >= 0) continue;
+      bodyLevel_[static_cast<size_t>(other)] = bodyLevel_[static_cast<size_t>(body)] + 1;
+      levelQueue_.push_back(other);
+    }
+  }
+  const auto level = [&](const ContactPoint& c) {
+    const int a = bodyLevel_[static_cast<size_t>(c.bodyA)], b = bodyLevel_[static_cast<size_t>(c.bodyB)];
+    return std::min(a < 0 ? 1 << 30 : a, b < 0 ? 1 << 30 : b);
+  };
+  // Stable: a manifold's points share their level and stay together, in detection order.
+  std::stable_sort(contacts_.begin(), contacts_.end(),
+                   [&](const ContactPoint& x, const ContactPoint& y) { return level(x) < level(y); });
+}
+
+void World::addContactRows(double dt) {
+  // Seed 002: one-sided normal rows (eq. 20), two friction rows per point under the circular
+  // Coulomb cone ||p_t|| <= mu p_n (eq. 21), rolling/spinning rows bounded by their arm times p_n.
+  // The normal rows of one manifold (same two bodies, <= 4 points) form one exact block.
+  const bool warm = settings_.solver.warmStart;
+  const auto arms = [&](const ContactPoint& c) {
+    return std::pair(Vec3(bodies_[static_cast<size_t>(c.bodyA)].rotation * c.localA),
+                     Vec3(bodies_[static_cast<size_t>(c.bodyB)].rotation * c.localB));
+  };
+  const auto linearRow = [&](int index, const Vec3& d, const Vec3& armA, const Vec3& armB) -> ConstraintRow& {
+    ConstraintRow& r = rows_.row(index);
+    r.linearA = -d;
+    r.angularA = -armA.cross(d);
+    r.linearB = d;
+    r.angularB = armB.cross(d);
+    return r;
+  };
+  const auto angularRow = [&](int index, const Vec3& d) {
+    rows_.row(index).angularA = -d;
+    rows_.row(index).angularB = d;
+  };
+  for (size_t first = 0; first < contacts_.size();) {
+    size_t last = first + 1;  // the manifold: consecutive points of the same pair, at most 4
+    while (last < contacts_.size() && last - first < 4 && contacts_[last].bodyA == contacts_[first].bodyA &&
+           contacts_[last].bodyB == contacts_[first].bodyB)
+      ++last;
+    for (size_t k = first; k < last; ++k) {
+      ContactPoint& c = contacts_[k];
+      const auto [armA, armB] = arms(c);
+      const SolverVelocity& va = velocities_[static_cast<size_t>(c.bodyA)];
+      const SolverVelocity& vb = velocities_[static_cast<size_t>(c.bodyB)];
+      c.approachSpeed = c.normal.dot(vb.linear + vb.angular.cross(armB) - va.linear - va.angular.cross(armA));
+      c.normalRow = rows_.addBlock(BlockKind::Bounded, 1, c.bodyA, c.bodyB);
+      ConstraintRow& normal = linearRow(c.normalRow, c.normal, armA, armB);
+      normal.lower = 0.0;
+      // Speculative: a gap closes this step, no more; penetration is left to the position pass.
+      // Gaps within the slop count as touching, so that the points of a resting face ask for the
+      // same (zero) normal velocity: their block is singular and must not see inconsistent targets.
+      normal.target = c.separation > settings_.contactSlop ? -c.separation / dt : 0.0;
+      normal.impulse = warm ? c.normalImpulse : 0.0;
+    }
+    if (last - first > 1) rows_.mergeLastBlocks(static_cast<int>(last - first), BlockKind::Limited);
+    const int manifoldBlock = static_cast<int>(rows_.blocks().size()) - 1;
+    for (size_t k = first; k < last; ++k) {
+      ContactPoint& c = contacts_[k];
+      c.normalBlock = manifoldBlock;
+      const auto [armA, armB] = arms(c);
+      c.frictionRow = -1;
+      if (c.friction > 0.0) {
+        c.frictionRow = rows_.addBlock(BlockKind::NormBall, 2, c.bodyA, c.bodyB);
+        linearRow(c.frictionRow, c.tangent1, armA, armB).impulse = warm ? c.tangentImpulse1 : 0.0;
+        linearRow(c.frictionRow + 1, c.tangent2, armA, armB).impulse = warm ? c.tangentImpulse2 : 0.0;
+        rows_.lastBlock().boundRow = c.normalRow;
+        rows_.lastBlock().boundCoefficient = c.friction;
+      }
+      if (c.rolling > 0.0) {
+        const int row = rows_.addBlock(BlockKind::NormBall, 2, c.bodyA, c.bodyB);
+        angularRow(row, c.tangent1);
+        angularRow(row + 1, c.tangent2);
+        rows_.lastBlock().boundRow = c.normalRow;
+        rows_.lastBlock().boundCoefficient = c.rolling;
+      }
+      if (c.spinning > 0.0) {
+        angularRow(rows_.addBlock(BlockKind::Bounded, 1, c.bodyA, c.bodyB), c.normal);
+        rows_.lastBlock().boundRow = c.normalRow;
+        rows_.lastBlock().boundCoefficient = c.spinning;
+      }
+    }
+    first = last;
+  }
+}
+
+void World::applyRestitution() {
+  // Seed 002 eq. 19: an impact (closing faster than the threshold, and actually pushed) leaves at
+  // -e times its approach speed; one pass over those normal rows after the main solve.
+  restitutionBlocks_.clear();
+  for (const ContactPoint& c : contacts_) {
+    if (c.restitution <= 0.0 || c.approachSpeed > -settings_.restitutionThreshold) continue;
+    ConstraintRow& row = rows_.row(c.normalRow);
+    if (row.impulse <= 0.0) continue;
+    row.target = -c.restitution * c.approachSpeed;
+    if (restitutionBlocks_.empty() || restitutionBlocks_.back() != c.normalBlock)
+      restitutionBlocks_.push_back(c.normalBlock);
+  }
+  for (ContactPoint& c : contacts_) c.bounceShift = 0.0;
+  for (ContactPoint& c : contacts_)
+    if (c.restitution > 0.0 && c.approachSpeed <= -settings_.restitutionThreshold && c.separation > 0.0 &&
+        rows_.row(c.normalRow).impulse > 0.0)
+      c.bounceShift = -(1.0 + c.restitution) * c.separation;
+  if (!restitutionBlocks_.empty())
+    solveBlockSubset(rows_, restitutionBlocks_, velocities_, rotorSpeeds_);
+}
+
+void World::storeContactImpulses() {
+  if (contacts_.empty()) return;
+  for (ContactPoint& c : contacts_) {
+    c.normalImpulse = rows_.row(c.normalRow).impulse;
+    if (c.frictionRow >= 0) {
+      c.tangentImpulse1 = rows_.row(c.frictionRow).impulse;
+      c.tangentImpulse2 = rows_.row(c.frictionRow + 1).impulse;
+    } else {
+      c.tangentImpulse1 = c.tangentImpulse2 = 0.0;
+    }
+  }
+  collision_->storeImpulses(contacts_);
 }
 
 bool World::checkFinite() {

@@ -142,7 +142,16 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
       }
       m.k(i, i) += rows[i].softness;
     }
-    invertBlock(m.k, block.count, m.inverseK);
+    if (block.kind == BlockKind::NormBall) {
+      // Friction balls use an isotropic effective mass (count / trace K): with the point's full
+      // anisotropic mass (rotation coupling) the radially projected sticking impulse is skewed
+      // away from the sliding direction, and a sliding box yaws and feels only ~97 % of mu N.
+      const double trace = m.k.topLeftCorner(block.count, block.count).trace();
+      m.inverseK.setZero();
+      for (int i = 0; i < block.count; ++i) m.inverseK(i, i) = trace > 1e-300 ? block.count / trace : 0.0;
+    } else {
+      invertBlock(m.k, block.count, m.inverseK);
+    }
     if (block.kind == BlockKind::Mixed) {
       // Inverse of the equality corner, zero elsewhere (the friction rows are held fixed).
       const int e = block.count - block.frictionCount;

@@ -1,6 +1,6 @@
 #include "impetus/solver/sequential_impulse_solver.h"
 
-#include <Eigen/LU>
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 
@@ -86,46 +86,46 @@ double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ConstraintRow
   if (block.kind == BlockKind::Limited) {
     // Exact small LCP: one-sided rows (lower = 0, upper = inf) are either active (their velocity
     // equation holds, p >= 0) or inactive (p = 0, J v >= target). Try each active set.
-    int bounded[2] = {-1, -1}, nb = 0;
-    for (int i = 0; i < N && nb < 2; ++i)
+    int bounded[4] = {-1, -1, -1, -1}, nb = 0;
+    for (int i = 0; i < N && nb < 4; ++i)
       if (r[i].lower > -1e299) bounded[nb++] = i;
     const auto k = m.k.template topLeftCorner<N, N>();
+    // Solve for the accumulated impulses themselves: K p = K p_old - r. Coplanar contact points
+    // make K singular (4 points, 3 DOF); a 1e-10 relative ridge then picks the minimum-norm
+    // impulses, i.e. a face rests evenly on its corners rather than on a diagonal pair that
+    // flips at the slightest disturbance.
+    const Vector b = k * old - residual;
+    const double ridge = 1e-10 * k.diagonal().cwiseAbs().maxCoeff();
     for (int mask = (1 << nb) - 1; mask >= 0; --mask) {
       bool freeRow[N];
       for (int i = 0; i < N; ++i) freeRow[i] = true;
-      Vector change = Vector::Zero();
-      for (int b = 0; b < nb; ++b)
-        if (!(mask & (1 << b))) {
-          freeRow[bounded[b]] = false;
-          change(bounded[b]) = -old(bounded[b]);  // released: impulse back to 0
-        }
-      // Solve K_ff dp_f = -(r_f + K_fx dp_x) on the free rows (Gaussian elimination, N <= 3).
-      const Vector shifted = residual + k * change;
+      for (int j = 0; j < nb; ++j)
+        if (!(mask & (1 << j))) freeRow[bounded[j]] = false;
       Eigen::Matrix<double, N, N> a = Eigen::Matrix<double, N, N>::Identity();
       Vector rhs = Vector::Zero();
       for (int i = 0; i < N; ++i) {
-        if (!freeRow[i]) continue;
-        rhs(i) = -shifted(i);
+        if (!freeRow[i]) continue;  // released rows: impulse 0 (identity row, zero right side)
+        rhs(i) = b(i);
         for (int j = 0; j < N; ++j) a(i, j) = freeRow[j] ? k(i, j) : 0.0;
+        a(i, i) += ridge;
       }
-      const Vector freeChange = a.partialPivLu().solve(rhs);
-      for (int i = 0; i < N; ++i)
-        if (freeRow[i]) change(i) = freeChange(i);
-      const Vector after = residual + k * change;  // J v + ... - target once applied
+      const Vector candidate = a.ldlt().solve(rhs);
+      const Vector after = residual + k * (candidate - old);  // J v + ... - target once applied
       bool valid = true;
-      for (int b = 0; b < nb; ++b) {
-        const int i = bounded[b];
-        if (freeRow[i] ? old(i) + change(i) < -1e-14 : after(i) < -1e-12) valid = false;
+      for (int j = 0; j < nb; ++j) {
+        const int i = bounded[j];
+        if (freeRow[i] ? candidate(i) < -1e-12 : after(i) < -1e-9) valid = false;
       }
       if (valid || mask == 0) {
-        p = old + change;
-        for (int b = 0; b < nb; ++b) p(bounded[b]) = std::max(p(bounded[b]), 0.0);
+        p = candidate;
+        for (int j = 0; j < nb; ++j) p(bounded[j]) = std::max(p(bounded[j]), 0.0);
         break;
       }
     }
   } else if (block.kind == BlockKind::NormBall) {
     // Coulomb's law as a vector norm: project the accumulated impulse radially onto the ball
-    // (seed 000 eq. 10; the friction cone of seed 002 eq. 21).
+    // (seed 000 eq. 10; the friction cone of seed 002 eq. 21). The block's mass is isotropic
+    // (see RowBuffer::finalize), so a sliding impulse ends up opposite the sliding velocity.
     const double limit = ballRadius(block, rows);
     const double norm = p.norm();
     if (norm > limit) p *= limit / norm;
@@ -174,6 +174,19 @@ void applyAccumulatedImpulses(std::span<const ConstraintRow> rows,
     if (r.impulse == 0.0) continue;
     applyImpulse(r, r.impulse, bodies[static_cast<size_t>(r.bodyA)],
                  bodies[static_cast<size_t>(r.bodyB)], rotorSpeeds[static_cast<size_t>(r.rotor)]);
+  }
+}
+
+void solveBlockSubset(RowBuffer& buffer, std::span<const int> blockIndices,
+                      std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds) {
+  ConstraintRow* rows = buffer.rows().data();
+  const BlockMatrices* matrices = buffer.matrices().data();
+  for (int i : blockIndices) {
+    const RowBlock& block = buffer.blocks()[static_cast<size_t>(i)];
+    if (block.count == 1)
+      solveRow(block, rows, bodies.data(), rotorSpeeds.data());
+    else
+      solveMultiRow(block, matrices[block.matrices], rows, bodies.data(), rotorSpeeds.data());
   }
 }
 

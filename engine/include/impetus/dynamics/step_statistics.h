@@ -11,7 +11,9 @@ struct StepStatistics {
   bool converged = false;             ///< velocity iterations stopped by the tolerance
   bool outOfTime = false;             ///< velocity iterations stopped by the time budget
   // Stage timings (unit: s), in step order.
+  int contacts = 0;                   ///< contact points this step
   double integrateVelocitySeconds = 0.0;
+  double collideSeconds = 0.0;
   double prepareSeconds = 0.0;
   double solveVelocitySeconds = 0.0;
   double integratePositionSeconds = 0.0;

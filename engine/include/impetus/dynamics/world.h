@@ -18,6 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "impetus/contact/contact_point.h"
+#include "impetus/contact/material.h"
+#include "impetus/contact/shape.h"
 #include "impetus/dynamics/rigid_body.h"
 #include "impetus/dynamics/step_statistics.h"
 #include "impetus/joints/joint.h"
@@ -30,7 +33,17 @@ namespace impetus {
 struct WorldSettings {
   Vec3 gravity{0.0, 0.0, -9.81};  ///< (unit: m/s^2)
   SolverSettings solver;
+  /// Impacts closing faster than this bounce with the restitution coefficient (seed 002 eq. 19);
+  /// slower contacts rest (unit: m/s).
+  double restitutionThreshold = 0.2;
+  /// Penetration tolerated without position correction, so resting contacts do not jitter (m).
+  double contactSlop = 0.0001;
+  /// Share of a contact's penetration the position pass removes per step: full correction lifts a
+  /// sliding block's rear off the ground and it rocks (contacts are one-sided, joints are not).
+  double contactCorrectionFactor = 0.5;
 };
+
+class CollisionWorld;
 
 /// Outcome of a step: a simulation that meets non-finite numbers stops and says where.
 struct StepStatus {
@@ -49,6 +62,9 @@ class World {
   static constexpr BodyId kGround = 0;  ///< the static ground body every world has
 
   explicit World(WorldSettings settings = {});
+  ~World();
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
 
   BodyId addBody(const RigidBodyDesc& desc);
 
@@ -60,10 +76,21 @@ class World {
     auto [inParent, inChild] = jointFramesFromWorld(body(parent), body(child), anchor, axis);
     auto joint = std::make_unique<JointT>(std::move(name), parent, child, inParent, inChild);
     JointT& ref = *joint;
-    joints_.push_back(std::move(joint));
+    registerJoint(std::move(joint));
     return ref;
   }
   Joint& addJoint(std::unique_ptr<Joint> joint);
+
+  /// Attaches collision geometry to a body (throws std::invalid_argument on bad shapes).
+  void addShape(BodyId body, const ShapeDesc& shape);
+  MaterialTable& materials() { return materials_; }
+  const MaterialTable& materials() const { return materials_; }
+  /// Turns contacts between two bodies on or off (bodies joined by a joint start off).
+  void setCollision(BodyId a, BodyId b, bool enabled);
+  /// The contact points of the last step, with their impulses.
+  std::span<const ContactPoint> contacts() const { return contacts_; }
+  /// Sum of contact forces on a body over the last step (world frame, N).
+  Vec3 contactForce(BodyId body) const;
 
   /// Adds a DC gearmotor driving `joint` (revolute, or prismatic with params.lead > 0).
   DcMotor& addMotor(std::string name, Joint& joint, const DcMotorParams& params);
@@ -101,10 +128,18 @@ class World {
   double largestAnchorSeparation() const;   ///< over all joints (unit: m)
 
  private:
+  /// Takes a checked joint: jointed bodies stop colliding (World::setCollision turns it back on).
+  void registerJoint(std::unique_ptr<Joint> joint);
   void checkJointBodies(const std::string& name, BodyId parent, BodyId child, const Vec3& axis) const;
   StepStatus substep(double dt);
   void integrateVelocities(double dt);
   void prepareRows(double dt, bool positionPhase);
+  void addContactRows(double dt);
+  void orderContactsFromTheGround();
+  void applyRestitution();
+  void storeContactImpulses();
+  /// One NGS correction of a single constraint's rows between two bodies (position pass).
+  double correctPositions(BodyId a, BodyId b, double dt);
   JointBuildContext buildContext(double dt, bool positionPhase) const;
   void integratePositions(double dt, std::span<const SolverVelocity> velocities);
   void solvePositions(double dt);
@@ -118,8 +153,15 @@ class World {
     Joint* joint;
   };
   std::vector<MotorEntry> motors_;
+  std::unique_ptr<CollisionWorld> collision_;
+  MaterialTable materials_;
+  std::vector<ContactPoint> contacts_;
+  std::vector<int> restitutionBlocks_;
+  std::vector<int> bodyLevel_;
+  std::vector<int> levelQueue_;
   std::vector<double> rotorAngles_{0.0};  ///< slot 0: "no rotor"
   double time_ = 0.0;
+  double lastDt_ = 0.0;  ///< of the last (sub)step, for force read-outs
   StepStatistics statistics_;
   bool failed_ = false;
   std::string failure_;

@@ -13,9 +13,10 @@
 //   Mixed    : leading equality rows + `frictionCount` trailing rows under one NormBall bound —
 //              a joint together with its friction (seed 000), so that the friction impulse sees
 //              the joint's true effective mass and static friction holds exactly
-//   Limited  : equality rows plus up to two one-sided rows (p >= 0), solved as an exact small LCP
-//              by trying each active set — a motor's gear row with its joint's limits, so a stop
-//              on a light link holds against the heavy reflected rotor
+//   Limited  : equality rows plus up to four one-sided rows (p >= 0), solved as an exact small
+//              LCP by trying each active set — a motor's gear row with its joint's limits (a stop
+//              on a light link holds against the heavy reflected rotor); the normal rows of a
+//              contact manifold (a box face rests on all four corners at once)
 //
 // The solver never learns what produced a row; joint types only write rows in a prepare phase.
 

@@ -33,6 +33,10 @@ struct SolveResult {
 void applyAccumulatedImpulses(std::span<const ConstraintRow> rows,
                               std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds);
 
+/// One pass over the listed blocks only (e.g. the restitution pass over impacting contacts).
+void solveBlockSubset(RowBuffer& buffer, std::span<const int> blockIndices,
+                      std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds);
+
 /// Iterates until tolerance, `maxIterations`, or `deadline` (ignored when !useDeadline).
 SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
                         std::span<double> rotorSpeeds, int maxIterations, double tolerance,

@@ -6,8 +6,8 @@ namespace impetus {
 /// iteration cap, or when the step's wall-clock budget is spent).
 struct SolverSettings {
   int substeps = 1;                 ///< internal steps of dt / substeps per World::step (quality knob)
-  int velocityIterations = 10;      ///< cap on velocity iterations per (sub)step
-  int positionIterations = 10;      ///< iterations of the post-step position projection
+  int velocityIterations = 20;      ///< cap on velocity iterations per (sub)step (stops early at tolerance)
+  int positionIterations = 6;       ///< iterations of the post-step position projection
   double impulseTolerance = 1e-10;  ///< stop when every |dp| is below this (unit: N s)
   double timeBudget = 0.0;          ///< wall-clock limit for the velocity iterations (unit: s); 0 = none
   bool warmStart = true;            ///< start from the previous step's accumulated impulses

@@ -1,0 +1,43 @@
+#pragma once
+// Contact materials and the pair table (seed 002: Coulomb cone, restitution, rolling and spinning
+// friction). Two geoms of the same material use its values as written; two different materials
+// use their pair entry, or else the documented combination (friction and rolling/spinning: the
+// geometric mean; restitution: the larger).
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace impetus {
+
+struct Material {
+  std::string name;
+  double friction = 0.8;     ///< Coulomb mu (dimensionless)
+  double restitution = 0.0;  ///< e in [0, 1]
+  double rolling = 0.0;      ///< rolling resistance arm: torque <= rolling * N (unit: m)
+  double spinning = 0.0;     ///< spinning friction arm: torque <= spinning * N (unit: m)
+};
+
+class MaterialTable {
+ public:
+  MaterialTable() { materials_.push_back(Material{"default"}); }
+  /// Adds a material; returns its index. Throws on a duplicate name or non-physical values.
+  int add(const Material& m);
+  /// Index of a material by name, or -1.
+  int find(const std::string& name) const;
+  /// Overrides the combination of two different materials.
+  void setPair(int a, int b, const Material& combined);
+  /// The coefficients for a contact between materials a and b.
+  Material combine(int a, int b) const;
+  const Material& operator[](int i) const { return materials_.at(static_cast<size_t>(i)); }
+  Material& operator[](int i) { return materials_.at(static_cast<size_t>(i)); }
+  int size() const { return static_cast<int>(materials_.size()); }
+
+ private:
+  std::vector<Material> materials_;
+  std::map<std::pair<int, int>, Material> pairs_;
+};
+
+}  // namespace impetus

@@ -1,0 +1,41 @@
+#pragma once
+// Collision detection through Bullet's collision module only (broadphase, narrowphase, persistent
+// manifolds); our solver does all dynamics. Private to the engine: no public header sees Bullet.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "impetus/contact/contact_point.h"
+#include "impetus/contact/material.h"
+#include "impetus/contact/shape.h"
+#include "impetus/dynamics/rigid_body.h"
+
+namespace impetus {
+
+class CollisionWorld {
+ public:
+  CollisionWorld();
+  ~CollisionWorld();
+  CollisionWorld(const CollisionWorld&) = delete;
+  CollisionWorld& operator=(const CollisionWorld&) = delete;
+
+  /// Attaches a shape to a body (throws std::invalid_argument for unsupported combinations).
+  void addShape(BodyId id, const RigidBody& body, const ShapeDesc& shape);
+  /// Contacts between these two bodies are (not) generated.
+  void setPairEnabled(BodyId a, BodyId b, bool enabled);
+  /// Moves the collision objects to the bodies' poses and finds the contact points; warm-start
+  /// impulses come from the persistent manifolds. Appends to `out` (cleared first).
+  void detect(std::span<const RigidBody> bodies, const MaterialTable& materials,
+              std::vector<ContactPoint>& out);
+  /// Stores the solved impulses back into the persistent manifolds (for the next warm start).
+  void storeImpulses(std::span<const ContactPoint> points);
+  bool empty() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace impetus

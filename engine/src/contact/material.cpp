@@ -1,0 +1,54 @@
+#include "impetus/contact/material.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace impetus {
+namespace {
+
+void check(const Material& m) {
+  const auto bad = [&](const char* what) {
+    throw std::invalid_argument("material '" + m.name + "': " + what);
+  };
+  if (!(m.friction >= 0.0) || !std::isfinite(m.friction)) bad("friction must be >= 0");
+  if (!(m.restitution >= 0.0 && m.restitution <= 1.0)) bad("restitution must be in [0, 1]");
+  if (!(m.rolling >= 0.0) || !(m.spinning >= 0.0) || !std::isfinite(m.rolling) || !std::isfinite(m.spinning))
+    bad("rolling and spinning must be >= 0 (m)");
+}
+
+}  // namespace
+
+int MaterialTable::add(const Material& m) {
+  check(m);
+  if (find(m.name) >= 0) throw std::invalid_argument("duplicate material '" + m.name + "'");
+  materials_.push_back(m);
+  return size() - 1;
+}
+
+int MaterialTable::find(const std::string& name) const {
+  for (size_t i = 0; i < materials_.size(); ++i)
+    if (materials_[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+void MaterialTable::setPair(int a, int b, const Material& combined) {
+  check(combined);
+  pairs_[{std::min(a, b), std::max(a, b)}] = combined;
+}
+
+Material MaterialTable::combine(int a, int b) const {
+  if (a == b) return (*this)[a];
+  const auto it = pairs_.find({std::min(a, b), std::max(a, b)});
+  if (it != pairs_.end()) return it->second;
+  const Material& x = (*this)[a];
+  const Material& y = (*this)[b];
+  Material m;
+  m.name = x.name + "/" + y.name;
+  m.friction = std::sqrt(x.friction * y.friction);
+  m.restitution = std::max(x.restitution, y.restitution);
+  m.rolling = std::sqrt(x.rolling * y.rolling);
+  m.spinning = std::sqrt(x.spinning * y.spinning);
+  return m;
+}
+
+}  // namespace impetus

@@ -1,0 +1,245 @@
+// Contacts (seed 002): non-penetration, impacts with restitution, the Coulomb cone, rolling and
+// spinning friction; collision through Bullet's collision module, dynamics ours.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "impetus/dynamics/world.h"
+#include "impetus/joints/revolute_joint.h"
+#include "impetus/scenes/hinge_chain.h"
+
+namespace impetus {
+namespace {
+
+constexpr double kDt = 0.01;
+constexpr double kG = 9.81;
+
+/// Ground: the z = 0 plane, or the same floor as a triangle mesh (two triangles, 40 m square).
+void addFloor(World& world, bool mesh, int material = 0, const Quat& tilt = Quat::Identity()) {
+  ShapeDesc floor;
+  floor.material = material;
+  floor.orientation = tilt;
+  if (mesh) {
+    floor.type = ShapeType::Mesh;
+    floor.vertices = {{-20, -20, 0}, {20, -20, 0}, {20, 20, 0}, {-20, 20, 0}};
+    floor.triangles = {0, 1, 2, 0, 2, 3};
+  } else {
+    floor.type = ShapeType::Plane;
+  }
+  world.addShape(World::kGround, floor);
+}
+
+BodyId addBox(World& world, const std::string& name, const Vec3& position, const Vec3& size,
+              double mass, int material = 0, const Quat& orientation = Quat::Identity()) {
+  RigidBodyDesc d;
+  d.name = name;
+  d.mass = mass;
+  d.inertia = scenes::boxInertia(mass, size);
+  d.position = position;
+  d.orientation = orientation;
+  const BodyId id = world.addBody(d);
+  ShapeDesc s;
+  s.type = ShapeType::Box;
+  s.size = size;
+  s.material = material;
+  world.addShape(id, s);
+  return id;
+}
+
+BodyId addBall(World& world, const Vec3& position, double radius, int material) {
+  RigidBodyDesc d;
+  d.name = "ball";
+  d.mass = 1.0;
+  d.inertia = Mat3::Identity() * 0.4 * radius * radius;
+  d.position = position;
+  const BodyId id = world.addBody(d);
+  ShapeDesc s;
+  s.type = ShapeType::Sphere;
+  s.radius = radius;
+  s.material = material;
+  world.addShape(id, s);
+  return id;
+}
+
+int material(World& world, double friction, double restitution = 0.0, double rolling = 0.0,
+             double spinning = 0.0) {
+  return world.materials().add({"m" + std::to_string(world.materials().size()), friction,
+                                restitution, rolling, spinning});
+}
+
+class ContactOnFloor : public ::testing::TestWithParam<bool> {};  // plane, or mesh floor
+
+TEST_P(ContactOnFloor, BoxAtRestSettlesWithoutJitterOrCreep) {
+  World world;
+  addFloor(world, GetParam());
+  const BodyId box = addBox(world, "box", Vec3(0.3, -0.2, 0.25), Vec3(0.5, 0.4, 0.5), 10.0);
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(world.step(kDt).ok);
+  const Vec3 settled = world.body(box).position;
+  for (int i = 0; i < 500; ++i) ASSERT_TRUE(world.step(kDt).ok);
+  EXPECT_LT(world.kineticEnergy(), 1e-6);
+  EXPECT_LT((world.body(box).position - settled).norm(), 1e-5);
+  EXPECT_NEAR(world.body(box).position.z(), 0.25, 2e-4);  // penetration within the slop
+  // The floor carries the weight (unit: N).
+  EXPECT_NEAR(world.contactForce(box).z(), 10.0 * kG, 1e-3 * 10.0 * kG);
+}
+
+TEST(Contact, BallReboundsToESquaredTimesTheDropHeight) {
+  // On the plane only: Bullet's convex-mesh algorithm finds points only within the mesh margin, so
+  // a mesh floor has no speculative contact and a fast ball meets it a step late (issue 6 note).
+  const bool mesh = false;
+  for (const double e : {0.8, 0.5}) {
+    World world;
+    const int bouncy = material(world, 0.5, e);
+    addFloor(world, mesh, bouncy);
+    const double r = 0.1, h = 1.0;
+    const BodyId ball = addBall(world, Vec3(0, 0, h + r), r, bouncy);
+    bool rising = false;
+    double apex = 0.0;
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_TRUE(world.step(kDt).ok);
+      const double vz = world.body(ball).linearVelocity.z();
+      if (vz > 0) rising = true;
+      if (rising) apex = std::max(apex, world.body(ball).position.z() - r);
+      if (rising && vz < 0) break;
+    }
+    EXPECT_NEAR(apex, e * e * h, 0.03 * e * e * h) << "e = " << e;
+  }
+  World still;
+  const int dead = material(still, 0.5, 0.0);
+  addFloor(still, mesh, dead);
+  const BodyId ball = addBall(still, Vec3(0, 0, 1.1), 0.1, dead);
+  double highest = 0.0;
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(still.step(kDt).ok);
+    if (i > 50) highest = std::max(highest, still.body(ball).position.z() - 0.1);
+  }
+  EXPECT_LT(highest, 1e-3);  // e = 0: it stays down
+}
+
+TEST(Contact, BlockOnAnInclineSticksOrSlidesAsCoulombSays) {
+  const bool mesh = false;  // plane only, as above
+  const double mu = 0.5;
+  for (const double degrees : {20.0, 35.0}) {  // tan 20 = 0.36 < 0.5 < tan 35 = 0.70
+    const double theta = degrees * std::numbers::pi / 180.0;
+    World world;
+    const int m = material(world, mu);
+    const Quat tilt(Eigen::AngleAxisd(-theta, Vec3::UnitY()));  // slope descends toward +x
+    addFloor(world, mesh, m, tilt);
+    const Vec3 up = tilt * Vec3::UnitZ(), downhill = -(tilt * Vec3::UnitX());
+    const BodyId block = addBox(world, "block", 0.1 * up, Vec3(0.3, 0.3, 0.2), 5.0, m, tilt);
+    for (int i = 0; i < 20; ++i) ASSERT_TRUE(world.step(kDt).ok);  // settle onto the slope
+    const Vec3 start = world.body(block).position;
+    const double t0 = world.time();
+    const double v0 = world.body(block).linearVelocity.dot(downhill);
+    for (int i = 0; i < 500; ++i) ASSERT_TRUE(world.step(kDt).ok);
+    const double travel = (world.body(block).position - start).dot(downhill);
+    if (std::tan(theta) < mu) {
+      EXPECT_LT(std::abs(travel), 1e-3) << degrees << " degrees";
+    } else {
+      const double a = kG * (std::sin(theta) - mu * std::cos(theta));
+      const double measured = (world.body(block).linearVelocity.dot(downhill) - v0) / (world.time() - t0);
+      EXPECT_NEAR(measured, a, 0.02 * a) << degrees << " degrees";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PlaneAndMesh, ContactOnFloor, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Mesh" : "Plane"; });
+
+TEST(Contact, RollingFrictionDeceleratesABallAtFiveSeventhsCgOverR) {
+  // Rolling without slip against a resisting torque c N: (m + I/R^2) a = -c N / R, so for a solid
+  // ball a = -5 c g / (7 R).
+  World world;
+  const double c = 0.002, r = 0.1;  // rolling arm (m)
+  const int m = material(world, 0.8, 0.0, c);
+  addFloor(world, false, m);
+  const BodyId ball = addBall(world, Vec3(0, 0, r), r, m);
+  const double v0 = 1.0;
+  world.body(ball).linearVelocity = Vec3(v0, 0, 0);
+  world.body(ball).setAngularVelocity(Vec3(0, v0 / r, 0));
+  world.updateDerived();
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(world.step(kDt).ok);
+  const double t0 = world.time(), vStart = world.body(ball).linearVelocity.x();
+  for (int i = 0; i < 200; ++i) ASSERT_TRUE(world.step(kDt).ok);
+  const double a = (vStart - world.body(ball).linearVelocity.x()) / (world.time() - t0);
+  const double expected = 5.0 * c * kG / (7.0 * r);
+  EXPECT_NEAR(a, expected, 0.05 * expected);
+}
+
+TEST(Contact, SpinningFrictionStopsABallSpinningOnThePointItTouches) {
+  // A ball spinning about the vertical touches at one point that does not slide, so only the
+  // spinning friction torque c N = c m g acts: t_stop = I w0 / (c m g), I = 2/5 m r^2.
+  // (A flat box would be stopped by ordinary Coulomb friction at its corners instead.)
+  World world;
+  const double c = 0.002, r = 0.1;
+  const int m = material(world, 0.8, 0.0, 0.0, c);
+  addFloor(world, false, m);
+  const BodyId ball = addBall(world, Vec3(0, 0, r), r, m);
+  const double w0 = 3.0;
+  world.body(ball).setAngularVelocity(Vec3(0, 0, w0));
+  world.updateDerived();
+  const double tStop = 0.4 * r * r * w0 / (c * kG);
+  double stoppedAt = -1.0;
+  while (world.time() < 2 * tStop) {
+    ASSERT_TRUE(world.step(kDt).ok);
+    if (stoppedAt < 0 && std::abs(world.body(ball).angularVelocity.z()) < 1e-6) stoppedAt = world.time();
+  }
+  ASSERT_GT(stoppedAt, 0.0);
+  EXPECT_NEAR(stoppedAt, tStop, 0.05 * tStop);
+  EXPECT_LT(world.body(ball).position.head<2>().norm(), 1e-6);  // spins in place
+}
+
+TEST(Contact, TwentyBoxPyramidStandsForAMinute) {
+  World world;
+  addFloor(world, false);
+  std::vector<BodyId> boxes;
+  std::vector<Vec3> start;
+  const double size = 0.5, gap = 0.01;
+  for (int row = 0, base = 6; row < 5; ++row, --base)  // 6 + 5 + 4 + 3 + 2 = 20
+    for (int j = 0; j < base; ++j) {
+      const Vec3 p((j - (base - 1) / 2.0) * (size + gap), 0, size / 2 + size * row);
+      boxes.push_back(addBox(world, "b" + std::to_string(boxes.size()), p, Vec3::Constant(size), 10.0));
+      start.push_back(p);
+    }
+  ASSERT_EQ(boxes.size(), 20u);
+  for (int i = 0; i < 6000; ++i) ASSERT_TRUE(world.step(kDt).ok);
+  double worst = 0.0;
+  for (size_t k = 0; k < boxes.size(); ++k) worst = std::max(worst, (world.body(boxes[k]).position - start[k]).norm());
+  EXPECT_LT(worst, 0.01);
+  std::printf("pyramid20: worst box displacement after 60 s %.2f mm\n", 1000 * worst);
+}
+
+TEST(Contact, JointedBodiesDoNotCollideUnlessAsked) {
+  World world;
+  world.settings().gravity.setZero();
+  const BodyId a = addBox(world, "a", Vec3(0, 0, 1), Vec3::Constant(0.5), 1.0);
+  const BodyId b = addBox(world, "b", Vec3(0.45, 0, 1), Vec3::Constant(0.5), 1.0);  // overlapping
+  world.addJoint<RevoluteJoint>("hinge", a, b, Vec3(0.2, 0, 1), Vec3::UnitY());
+  ASSERT_TRUE(world.step(kDt).ok);
+  EXPECT_TRUE(world.contacts().empty());
+  world.setCollision(a, b, true);
+  ASSERT_TRUE(world.step(kDt).ok);
+  EXPECT_FALSE(world.contacts().empty());
+}
+
+TEST(Contact, BadShapesAreRejectedWithTheBodyNamed) {
+  World world;
+  const BodyId box = addBox(world, "crate", Vec3(0, 0, 1), Vec3::Constant(0.5), 1.0);
+  ShapeDesc plane;
+  plane.type = ShapeType::Plane;
+  try {
+    world.addShape(box, plane);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("crate"), std::string::npos) << e.what();
+  }
+  ShapeDesc zero;
+  zero.type = ShapeType::Box;
+  zero.size = Vec3(0.1, 0, 0.1);
+  EXPECT_THROW(world.addShape(box, zero), std::invalid_argument);
+  EXPECT_THROW(world.materials().add({"bad", -1.0}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace impetus
