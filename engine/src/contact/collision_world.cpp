@@ -28,10 +28,14 @@ struct BodyObject {
   std::vector<std::vector<double>> heightData;
   std::uint32_t group = 0, mask = 0;
   bool dynamic = false;
+  const ShapeDesc* shape(int childIndex) const {
+    if (descs.empty()) return nullptr;
+    if (childIndex < 0 || childIndex >= static_cast<int>(descs.size())) return &descs[0];
+    return &descs[static_cast<size_t>(childIndex)];
+  }
   int material(int childIndex) const {
-    if (descs.empty()) return 0;
-    if (childIndex < 0 || childIndex >= static_cast<int>(descs.size())) return descs[0].material;
-    return descs[static_cast<size_t>(childIndex)].material;
+    const ShapeDesc* s = shape(childIndex);
+    return s ? s->material : 0;
   }
 };
 
@@ -55,8 +59,8 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     world.getPairCache()->setOverlapFilterCallback(this);
     // A face resting on a plane or another convex gets its full contact patch at once (by
     // perturbing the pose), not one point per step: a box needs >= 3 points to stand still.
-    configuration.setPlaneConvexMultipointIterations(3, 3);
-    configuration.setConvexConvexMultipointIterations(3, 3);
+    configuration.setPlaneConvexMultipointIterations(5, 4);
+    configuration.setConvexConvexMultipointIterations(5, 4);
     // Speculative contacts need points before the bodies touch: an absolute margin (Bullet's
     // default scales it with the shape, 2 mm for a 10 cm ball) covering 5 m/s at a 10 ms step.
     dispatcher.setDispatcherFlags(dispatcher.getDispatcherFlags() &
@@ -229,6 +233,15 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
       c.separation = p.getDistance();
       orthonormalBasis(c.normal, c.tangent1, c.tangent2);
       const Material mat = materials.combine(oa->material(p.m_index0), ob->material(p.m_index1));
+      const ShapeDesc* sa = oa->shape(p.m_index0);
+      const ShapeDesc* sb = ob->shape(p.m_index1);
+      const ShapeDesc* track = sb && sb->trackMotor >= 0 ? sb : (sa && sa->trackMotor >= 0 ? sa : nullptr);
+      if (track) {
+        c.trackMotor = track->trackMotor;
+        c.trackOnB = track == sb;
+        c.trackDirection = track->trackDirection.normalized();
+        c.sprocketRadius = track->sprocketRadius;
+      }
       c.friction = mat.friction;
       c.restitution = mat.restitution;
       c.rolling = mat.rolling;

@@ -78,6 +78,19 @@ void World::addShape(BodyId body, const ShapeDesc& shape) {
   if (body < 0 || body >= bodyCount()) throw std::invalid_argument("shape on a body index out of range");
   if (shape.material < 0 || shape.material >= materials_.size())
     throw std::invalid_argument("shape on body '" + this->body(body).name + "': unknown material index");
+  if (shape.trackMotor >= 0) {
+    if (shape.trackMotor >= motorCount() || motors_[static_cast<size_t>(shape.trackMotor)].joint)
+      throw std::invalid_argument("shape on body '" + this->body(body).name +
+                                  "': trackMotor must name a motor added without a joint");
+    if (!(shape.sprocketRadius > 0.0) || !(shape.trackDirection.norm() > 0.0))
+      throw std::invalid_argument("shape on body '" + this->body(body).name +
+                                  "': a track needs a sprocket radius > 0 and a direction");
+    // The rotor sees the hull's mass through the belt: (R / r)^2 m per track (an estimate; the
+    // characteristic row is exact only for a single rigid load).
+    MotorEntry& m = motors_[static_cast<size_t>(shape.trackMotor)];
+    const double k = shape.sprocketRadius / m.motor->params().gearRatio;
+    m.loadInertia += k * k * this->body(body).mass;
+  }
   try {
     collision_->addShape(body, this->body(body), shape);
   } catch (const std::invalid_argument& e) {
@@ -113,6 +126,63 @@ DcMotor& World::addMotor(std::string name, Joint& joint, const DcMotorParams& pa
   joint.addDrive(*motor, ratio, true);
   motors_.push_back({std::move(motor), &joint});
   return *motors_.back().motor;
+}
+
+DcMotor& World::addMotor(std::string name, const DcMotorParams& params) {
+  if (findMotor(name)) throw std::invalid_argument("duplicate motor name '" + name + "'");
+  const int slot = static_cast<int>(rotorSpeeds_.size());
+  auto motor = std::make_unique<DcMotor>(std::move(name), params, slot);
+  rotorSpeeds_.push_back(0.0);
+  rotorAngles_.push_back(0.0);
+  rotorInverseInertia_.push_back(1.0 / params.effectiveRotorInertia());
+  motors_.push_back({std::move(motor), nullptr});
+  return *motors_.back().motor;
+}
+
+double World::motorLoadInertia(const MotorEntry& m) const {
+  return m.joint ? m.joint->loadInertia(bodies_) : m.loadInertia;
+}
+
+void World::addTrackMotorRows(double dt) {
+  // A motor geared to a joint gets its rows from the joint; a track drive's come from here.
+  const bool warm = settings_.solver.warmStart;
+  for (MotorEntry& m : motors_) {
+    if (m.joint) continue;
+    DcMotor& motor = *m.motor;
+    const int slot = motor.rotorSlot();
+    const double rotorInertia = 1.0 / rotorInverseInertia_[static_cast<size_t>(slot)];
+    m.characteristicRow = m.brakeRow = -1;
+    if (motor.params().electricalTimeConstant == 0.0) {
+      m.characteristicRow = rows_.addBlock(BlockKind::Equality, 1, 0, 0);
+      ConstraintRow& row = rows_.row(m.characteristicRow);
+      const DcMotor::CharacteristicRow c =
+          motor.characteristicRow(dt, rotorSpeeds_[static_cast<size_t>(slot)], rotorInertia + m.loadInertia);
+      row.rotor = slot;
+      row.rotorJacobian = 1.0;
+      row.softness = c.softness;
+      row.target = c.target;
+      row.impulse = warm ? m.cachedImpulses[0] : 0.0;
+    }
+    if (motor.params().brakeTorque > 0.0) {
+      m.brakeRow = rows_.addBlock(BlockKind::Bounded, 1, 0, 0);
+      ConstraintRow& row = rows_.row(m.brakeRow);
+      row.rotor = slot;
+      row.rotorJacobian = 1.0;
+      const double bound = motor.brakeEngaged() ? motor.params().brakeTorque * dt : 0.0;
+      row.lower = -bound;
+      row.upper = bound;
+      row.impulse = warm ? m.cachedImpulses[1] : 0.0;
+    }
+  }
+}
+
+void World::storeTrackMotorImpulses(double dt) {
+  for (MotorEntry& m : motors_) {
+    if (m.joint) continue;
+    m.cachedImpulses[0] = m.characteristicRow >= 0 ? rows_.row(m.characteristicRow).impulse : 0.0;
+    m.cachedImpulses[1] = m.brakeRow >= 0 ? rows_.row(m.brakeRow).impulse : 0.0;
+    if (m.characteristicRow >= 0) m.motor->setTorque(m.cachedImpulses[0] / dt);
+  }
 }
 
 void World::addRepeater(DcMotor& motor, Joint& joint, double k) {
@@ -198,6 +268,7 @@ StepStatus World::substep(double dt) {
   applyRestitution();
   for (auto& j : joints_) j->storeImpulses(rows_, bodies_, dt);
   storeContactImpulses();
+  storeTrackMotorImpulses(dt);
   const auto t3 = Clock::now();
 
   integratePositions(dt, velocities_);
@@ -272,7 +343,8 @@ void World::integrateVelocities(double dt) {
     if (motor.params().electricalTimeConstant <= 0.0) continue;
     const size_t slot = static_cast<size_t>(motor.rotorSlot());
     const double rotorInertia = 1.0 / rotorInverseInertia_[slot];
-    const double effective = rotorInertia + motor.ratio() * motor.ratio() * m.joint->loadInertia(bodies_);
+    const double effective = rotorInertia + (m.joint ? motor.ratio() * motor.ratio() * m.joint->loadInertia(bodies_)
+                                                     : m.loadInertia);
     const double impulse = motor.electricalImpulse(dt, rotorSpeeds_[slot], effective);
     rotorSpeeds_[slot] += impulse / rotorInertia;
     motor.setTorque(impulse / dt);
@@ -301,7 +373,10 @@ void World::prepareRows(double dt, bool positionPhase) {
     else
       j->buildVelocityRows(ctx, rows_, settings_.solver.warmStart);
   }
-  if (!positionPhase) addContactRows(dt);
+  if (!positionPhase) {
+    addTrackMotorRows(dt);
+    addContactRows(dt);
+  }
   rows_.finalize(masses_, rotorInverseInertia_);
 }
 
@@ -498,6 +573,22 @@ void World::addContactRows(double dt) {
         c.frictionRow = rows_.addBlock(BlockKind::NormBall, 2, c.bodyA, c.bodyB);
         linearRow(c.frictionRow, c.tangent1, armA, armB).impulse = warm ? c.tangentImpulse1 : 0.0;
         linearRow(c.frictionRow + 1, c.tangent2, armA, armB).impulse = warm ? c.tangentImpulse2 : 0.0;
+        if (c.trackMotor >= 0) {
+          // A track's ground-side belt moves against its hull at k w_m along -d (k = R / r): the
+          // friction rows see the belt surface, so the ground's reaction drives the hull and loads
+          // the motor. Row velocity is (B - A): the belt's term enters with the carrier's sign.
+          const DcMotor& motor = *motors_[static_cast<size_t>(c.trackMotor)].motor;
+          const RigidBody& carrier = bodies_[static_cast<size_t>(c.trackOnB ? c.bodyB : c.bodyA)];
+          const Vec3 d = carrier.rotation * c.trackDirection;
+          const double k = c.sprocketRadius / motor.params().gearRatio;
+          const double sign = c.trackOnB ? -1.0 : 1.0;
+          const Vec3 tangents[2] = {c.tangent1, c.tangent2};
+          for (int i = 0; i < 2; ++i) {
+            ConstraintRow& row = rows_.row(c.frictionRow + i);
+            row.rotor = motor.rotorSlot();
+            row.rotorJacobian = sign * k * tangents[i].dot(d);
+          }
+        }
         rows_.lastBlock().boundRow = c.normalRow;
         rows_.lastBlock().boundCoefficient = c.friction;
       }

@@ -22,6 +22,10 @@ struct ContactPoint {
   // Accumulated impulses of the last step (N s), warm-starting the next.
   double normalImpulse = 0.0;
   double tangentImpulse1 = 0.0, tangentImpulse2 = 0.0;
+  int trackMotor = -1;         ///< a track's motor on one side, or -1
+  bool trackOnB = true;        ///< which body carries the track
+  Vec3 trackDirection = Vec3::UnitX();  ///< that body's frame
+  double sprocketRadius = 0.0;
   int normalRow = -1;          ///< row index of this step's normal row
   int normalBlock = -1;        ///< its block index (the manifold's normal block)
   int frictionRow = -1;        ///< first of its two friction rows, or -1

@@ -24,6 +24,12 @@ struct ShapeDesc {
   Vec3 position = Vec3::Zero();         ///< in the body frame; a Plane is the local z = 0 plane
   Quat orientation = Quat::Identity();
   int material = 0;                     ///< index into the world's MaterialTable
+  /// A track (caterpillar belt): its ground-side surface moves relative to the body, driven by
+  /// motor `trackMotor` (World::motor index) through a sprocket: belt speed = sprocketRadius / r
+  /// times rotor speed; a positive rotor speed drives the body toward +trackDirection.
+  int trackMotor = -1;
+  Vec3 trackDirection = Vec3::UnitX();  ///< body frame, unit
+  double sprocketRadius = 0.0;          ///< (unit: m)
   std::uint32_t group = 1;              ///< collision group bits
   std::uint32_t mask = 0xffffffffu;     ///< collides with groups in this mask (both ways)
 };

@@ -94,6 +94,8 @@ class World {
 
   /// Adds a DC gearmotor driving `joint` (revolute, or prismatic with params.lead > 0).
   DcMotor& addMotor(std::string name, Joint& joint, const DcMotorParams& params);
+  /// Adds a DC gearmotor not geared to a joint: its rotor drives tracks (ShapeDesc::trackMotor).
+  DcMotor& addMotor(std::string name, const DcMotorParams& params);
   /// Repeater (seed 001 eq. 12): `joint`'s coordinate = (k / r) * the motor's rotor angle, k != 0.
   void addRepeater(DcMotor& motor, Joint& joint, double k);
   int motorCount() const { return static_cast<int>(motors_.size()); }
@@ -150,8 +152,14 @@ class World {
   std::vector<std::unique_ptr<Joint>> joints_;
   struct MotorEntry {
     std::unique_ptr<DcMotor> motor;
-    Joint* joint;
+    Joint* joint;                 ///< nullptr for a track drive
+    double loadInertia = 0.0;     ///< track drives: rotor-side inertia of the hull (kg m^2)
+    double cachedImpulses[2] = {0.0, 0.0};  ///< track drives: characteristic and brake rows
+    int characteristicRow = -1, brakeRow = -1;
   };
+  void addTrackMotorRows(double dt);
+  void storeTrackMotorImpulses(double dt);
+  double motorLoadInertia(const MotorEntry& m) const;
   std::vector<MotorEntry> motors_;
   std::unique_ptr<CollisionWorld> collision_;
   MaterialTable materials_;
