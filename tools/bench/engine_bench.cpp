@@ -4,6 +4,7 @@
 
 #include "impetus/scenes/closed_loop.h"
 #include "impetus/scenes/hinge_chain.h"
+#include "impetus/scenes/tracked_vehicle.h"
 #include "impetus/scheme/scheme.h"
 
 namespace {
@@ -55,6 +56,48 @@ void Chain30Motorized(benchmark::State& state) {
       w.addMotor("m" + std::to_string(i), *chain.hinges[i], p).setVoltage(0.3);
   });
 }
+void addGround(World& w, double friction) {
+  w.materials()[0].friction = friction;
+  ShapeDesc ground;
+  ground.type = ShapeType::Plane;
+  w.addShape(World::kGround, ground);
+}
+void addCube(World& w, const Vec3& position) {
+  RigidBodyDesc d;
+  d.name = "box" + std::to_string(w.bodyCount());
+  d.mass = 10.0;
+  d.inertia = scenes::boxInertia(10.0, Vec3::Constant(0.5));
+  d.position = position;
+  const BodyId id = w.addBody(d);
+  ShapeDesc s;
+  s.type = ShapeType::Box;
+  s.size = Vec3::Constant(0.5);
+  w.addShape(id, s);
+}
+/// BENCH-SCENES stack10: 10 cubes 0.5 m, 10 kg, friction 0.8.
+void Stack10(benchmark::State& state) {
+  stepScene(state, [](World& w) {
+    addGround(w, 0.8);
+    for (int i = 0; i < 10; ++i) addCube(w, Vec3(0, 0, 0.25 + 0.5 * i));
+  });
+}
+/// A 20-box pyramid (6 + 5 + 4 + 3 + 2), 1 cm gaps.
+void Pyramid20(benchmark::State& state) {
+  stepScene(state, [](World& w) {
+    addGround(w, 0.8);
+    for (int row = 0, base = 6; row < 5; ++row, --base)
+      for (int j = 0; j < base; ++j) addCube(w, Vec3((j - (base - 1) / 2.0) * 0.51, 0, 0.25 + 0.5 * row));
+  });
+}
+/// The tracked test vehicle driving a curve.
+void TrackedVehicle(benchmark::State& state) {
+  stepScene(state, [](World& w) {
+    addGround(w, 0.8);
+    const scenes::TrackedVehicle v = scenes::buildTrackedVehicle(w);
+    v.left->setVoltage(1.0);
+    v.right->setVoltage(0.6);
+  });
+}
 void Ring50(benchmark::State& state) {
   stepScene(state, [](World& w) { scenes::buildHingeRing(w, 50); });
 }
@@ -101,6 +144,9 @@ BENCHMARK(Scheme200)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Chain30)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Chain30Motorized)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Chain100)->Unit(benchmark::kMicrosecond);
+BENCHMARK(Stack10)->Unit(benchmark::kMicrosecond);
+BENCHMARK(Pyramid20)->Unit(benchmark::kMicrosecond);
+BENCHMARK(TrackedVehicle)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Ring50)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
