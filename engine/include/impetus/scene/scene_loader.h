@@ -1,0 +1,56 @@
+#pragma once
+// Loads an XML scene (format: scenes/README.md) into a ready world, its functional scheme and its
+// console description. Errors name the file, the line and the problem.
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "impetus/dynamics/world.h"
+#include "impetus/scheme/scheme.h"
+#include "impetus/scheme/scheme_desc.h"
+
+namespace impetus {
+
+/// A bad scene: what() is "FILE:LINE: problem".
+class SceneError : public std::runtime_error {
+ public:
+  SceneError(const std::string& file, int line, const std::string& problem)
+      : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), line_(line) {}
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+
+ private:
+  std::string file_;
+  int line_;
+};
+
+struct CameraDesc {
+  std::string name;
+  BodyId body = World::kGround;
+  Vec3 position = Vec3::Zero();        ///< in the body frame (m)
+  Quat orientation = Quat::Identity();  ///< looks along its -z, up +y (OpenGL convention)
+};
+
+struct LoadedScene {
+  std::string name;
+  std::string file;
+  double step = 0.01;   ///< physics step (s)
+  double frame = 0.04;  ///< render frame (s)
+  std::unique_ptr<World> world;
+  std::optional<Scheme> scheme;
+  SchemeDesc schemeDesc;
+  ConsoleDesc console;
+  std::vector<CameraDesc> cameras;
+  /// Geoms as loaded, per body (the renderer draws them).
+  std::vector<std::pair<BodyId, ShapeDesc>> geoms;
+};
+
+/// Parses and builds; throws SceneError.
+LoadedScene loadScene(const std::string& path);
+/// The same from text (`name` stands for the file in messages; includes resolve against `dir`).
+LoadedScene loadSceneText(const std::string& text, const std::string& name, const std::string& dir = ".");
+
+}  // namespace impetus

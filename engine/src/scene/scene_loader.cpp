@@ -1,0 +1,483 @@
+#include "impetus/scene/scene_loader.h"
+
+#include <tinyxml2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numbers>
+#include <set>
+#include <sstream>
+
+#include "impetus/joints/cylindrical_joint.h"
+#include "impetus/joints/fixed_joint.h"
+#include "impetus/joints/prismatic_joint.h"
+#include "impetus/joints/revolute_joint.h"
+#include "impetus/joints/spherical_joint.h"
+#include "impetus/joints/universal_joint.h"
+#include "geom_inertia.h"
+#include "obj_mesh.h"
+
+namespace impetus {
+namespace {
+
+using tinyxml2::XMLElement;
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + names[i];
+  return s;
+}
+
+/// Reads one scene document; every error names the file and the element's line.
+class Loader {
+ public:
+  Loader(LoadedScene& out, std::string file, std::string dir)
+      : out_(out), file_(std::move(file)), dir_(std::move(dir)) {}
+
+  void load(const std::string& source) {
+    tinyxml2::XMLDocument doc;
+    if (doc.Parse(source.c_str(), source.size()) != tinyxml2::XML_SUCCESS)
+      throw SceneError(file_, std::max(doc.ErrorLineNum(), 1), std::string("malformed XML: ") + doc.ErrorName());
+    const XMLElement* root = doc.RootElement();
+    if (!root || std::string(root->Name()) != "scene")
+      throw SceneError(file_, root ? root->GetLineNum() : 1, "the root element must be <scene>");
+    allow(root, {"name"});
+    out_.name = text(root, "name").value_or("scene");
+    out_.world = std::make_unique<World>();
+    static const std::set<std::string> known = {"world", "material", "pair", "body", "motor", "repeater",
+                                                "scheme", "console", "camera"};
+    for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement())
+      if (!known.count(e->Name()))
+        fail(e, std::string("unknown element <") + e->Name() + "> (expected one of: world, material, "
+                "pair, body, motor, repeater, scheme, console, camera)");
+    // Order of building: settings and materials, track motors (geoms refer to them), bodies,
+    // then what refers to joints and bodies.
+    for (const XMLElement* e = root->FirstChildElement("world"); e; e = e->NextSiblingElement("world")) readWorld(e);
+    for (const XMLElement* e = root->FirstChildElement("material"); e; e = e->NextSiblingElement("material")) readMaterial(e);
+    for (const XMLElement* e = root->FirstChildElement("pair"); e; e = e->NextSiblingElement("pair")) readPair(e);
+    for (const XMLElement* e = root->FirstChildElement("motor"); e; e = e->NextSiblingElement("motor"))
+      if (!e->Attribute("joint")) readMotor(e);
+    for (const XMLElement* e = root->FirstChildElement("body"); e; e = e->NextSiblingElement("body"))
+      readBody(e, World::kGround, Vec3::Zero(), Quat::Identity(), true);
+    if (out_.world->bodyCount() <= 1) fail(root, "empty scene: no <body>");
+    for (const XMLElement* e = root->FirstChildElement("motor"); e; e = e->NextSiblingElement("motor"))
+      if (e->Attribute("joint")) readMotor(e);
+    for (const XMLElement* e = root->FirstChildElement("repeater"); e; e = e->NextSiblingElement("repeater")) readRepeater(e);
+    for (const XMLElement* e = root->FirstChildElement("camera"); e; e = e->NextSiblingElement("camera")) readCamera(e);
+    for (const XMLElement* e = root->FirstChildElement("console"); e; e = e->NextSiblingElement("console")) readConsole(e);
+    for (const XMLElement* e = root->FirstChildElement("scheme"); e; e = e->NextSiblingElement("scheme")) readScheme(e);
+  }
+
+ private:
+  [[noreturn]] void fail(const XMLElement* e, const std::string& problem) const {
+    throw SceneError(file_, e ? e->GetLineNum() : 1, problem);
+  }
+
+  void allow(const XMLElement* e, std::initializer_list<const char*> names) const {
+    for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+      if (std::any_of(names.begin(), names.end(), [&](const char* n) { return std::string(n) == a->Name(); })) continue;
+      std::vector<std::string> list(names.begin(), names.end());
+      fail(e, std::string("unknown attribute '") + a->Name() + "' on <" + e->Name() + "> (allowed: " + joined(list) + ")");
+    }
+  }
+
+  static std::optional<std::string> text(const XMLElement* e, const char* name) {
+    const char* v = e->Attribute(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  }
+  std::string required(const XMLElement* e, const char* name) const {
+    const auto v = text(e, name);
+    if (!v || v->empty()) fail(e, std::string("<") + e->Name() + "> needs attribute '" + name + "'");
+    return *v;
+  }
+
+  /// Numbers with optional unit words: "49 rpm" (-> rad/s), "30 deg" (-> rad), "5 mm" (-> m).
+  std::vector<double> numbers(const XMLElement* e, const char* name) const {
+    std::istringstream in(required(e, name));
+    std::vector<double> values;
+    std::string token;
+    while (in >> token) {
+      static const std::pair<const char*, double> units[] = {
+          {"rpm", 2 * std::numbers::pi / 60}, {"deg", std::numbers::pi / 180}, {"mm", 1e-3}, {"cm", 1e-2}};
+      bool unit = false;
+      for (const auto& [word, scale] : units)
+        if (token == word) {
+          if (values.empty()) fail(e, std::string("attribute '") + name + "': unit '" + word + "' without a number");
+          values.back() *= scale;
+          unit = true;
+        }
+      if (unit) continue;
+      char* end = nullptr;
+      const double v = std::strtod(token.c_str(), &end);
+      if (end == token.c_str() || *end != '\0')
+        fail(e, std::string("attribute '") + name + "': '" + token + "' is not a number");
+      if (!std::isfinite(v)) fail(e, std::string("attribute '") + name + "': '" + token + "' is not finite");
+      values.push_back(v);
+    }
+    return values;
+  }
+  double number(const XMLElement* e, const char* name, std::optional<double> fallback = std::nullopt) const {
+    if (!e->Attribute(name)) {
+      if (fallback) return *fallback;
+      fail(e, std::string("<") + e->Name() + "> needs attribute '" + name + "'");
+    }
+    const auto v = numbers(e, name);
+    if (v.size() != 1) fail(e, std::string("attribute '") + name + "' must be one number");
+    return v[0];
+  }
+  Vec3 vec3(const XMLElement* e, const char* name, const Vec3& fallback) const {
+    if (!e->Attribute(name)) return fallback;
+    const auto v = numbers(e, name);
+    if (v.size() != 3) fail(e, std::string("attribute '") + name + "' must be 3 numbers");
+    return {v[0], v[1], v[2]};
+  }
+  Quat quat(const XMLElement* e, const char* name) const {
+    if (!e->Attribute(name)) return Quat::Identity();
+    const auto v = numbers(e, name);
+    if (v.size() != 4) fail(e, std::string("attribute '") + name + "' must be 4 numbers (w x y z)");
+    Quat q(v[0], v[1], v[2], v[3]);
+    if (q.norm() < 1e-9) fail(e, std::string("attribute '") + name + "' is a zero quaternion");
+    return q.normalized();
+  }
+  bool flag(const XMLElement* e, const char* name, bool fallback) const {
+    const auto v = text(e, name);
+    if (!v) return fallback;
+    if (*v == "true" || *v == "1") return true;
+    if (*v == "false" || *v == "0") return false;
+    fail(e, std::string("attribute '") + name + "' must be true or false");
+  }
+  template <class Fn>
+  auto guarded(const XMLElement* e, Fn fn) const {  // engine validation errors get a line
+    try {
+      return fn();
+    } catch (const std::invalid_argument& x) {
+      fail(e, x.what());
+    }
+  }
+
+  void readWorld(const XMLElement* e) {
+    allow(e, {"gravity", "step", "frame", "velocity_iterations", "position_iterations", "substeps"});
+    WorldSettings& s = out_.world->settings();
+    s.gravity = vec3(e, "gravity", s.gravity);
+    out_.step = number(e, "step", 0.01);
+    out_.frame = number(e, "frame", 0.04);
+    if (!(out_.step > 0) || !(out_.frame >= out_.step)) fail(e, "need 0 < step <= frame");
+    s.solver.velocityIterations = static_cast<int>(number(e, "velocity_iterations", s.solver.velocityIterations));
+    s.solver.positionIterations = static_cast<int>(number(e, "position_iterations", s.solver.positionIterations));
+    s.solver.substeps = static_cast<int>(number(e, "substeps", s.solver.substeps));
+    if (s.solver.velocityIterations < 1 || s.solver.positionIterations < 0 || s.solver.substeps < 1)
+      fail(e, "iteration counts must be >= 1 (position >= 0), substeps >= 1");
+  }
+
+  Material materialFrom(const XMLElement* e, Material m) const {
+    m.friction = number(e, "friction", m.friction);
+    m.restitution = number(e, "restitution", m.restitution);
+    m.rolling = number(e, "rolling", m.rolling);
+    m.spinning = number(e, "spinning", m.spinning);
+    return m;
+  }
+  void readMaterial(const XMLElement* e) {
+    allow(e, {"name", "friction", "restitution", "rolling", "spinning"});
+    Material m;
+    m.name = required(e, "name");
+    guarded(e, [&] { return out_.world->materials().add(materialFrom(e, m)); });
+  }
+  int materialIndex(const XMLElement* e, const char* attribute) const {
+    const std::string name = required(e, attribute);
+    const int i = out_.world->materials().find(name);
+    if (i < 0) fail(e, "unknown material '" + name + "'");
+    return i;
+  }
+  void readPair(const XMLElement* e) {
+    allow(e, {"material1", "material2", "friction", "restitution", "rolling", "spinning"});
+    const int a = materialIndex(e, "material1"), b = materialIndex(e, "material2");
+    const MaterialTable& t = out_.world->materials();
+    guarded(e, [&] { out_.world->materials().setPair(a, b, materialFrom(e, t.combine(a, b))); return 0; });
+  }
+
+  ShapeDesc readGeom(const XMLElement* e) {
+    allow(e, {"type", "size", "radius", "length", "file", "pos", "quat", "material", "track_motor",
+              "track_direction", "sprocket_radius"});
+    ShapeDesc s;
+    const std::string type = required(e, "type");
+    s.position = vec3(e, "pos", Vec3::Zero());
+    s.orientation = quat(e, "quat");
+    if (e->Attribute("material")) s.material = materialIndex(e, "material");
+    if (type == "box") {
+      s.type = ShapeType::Box;
+      s.size = vec3(e, "size", Vec3::Zero());
+      if (!(s.size.minCoeff() > 0)) fail(e, "box size must be 3 positive numbers (full edge lengths)");
+    } else if (type == "sphere" || type == "capsule" || type == "cylinder") {
+      s.type = type == "sphere" ? ShapeType::Sphere : type == "capsule" ? ShapeType::Capsule : ShapeType::Cylinder;
+      s.radius = number(e, "radius");
+      if (!(s.radius > 0)) fail(e, "radius must be positive");
+      if (s.type != ShapeType::Sphere) {
+        s.length = number(e, "length");
+        if (!(s.length > 0)) fail(e, "length must be positive");
+      }
+    } else if (type == "plane") {
+      s.type = ShapeType::Plane;
+    } else if (type == "mesh") {
+      s.type = ShapeType::Mesh;
+      const std::string file = required(e, "file");
+      const std::string path = file.empty() || file[0] == '/' ? file : dir_ + "/" + file;
+      std::string problem;
+      if (!readObjMesh(path, s.vertices, s.triangles, problem)) fail(e, "mesh '" + file + "': " + problem);
+    } else {
+      fail(e, "unknown geom type '" + type + "' (box, sphere, capsule, cylinder, plane, mesh)");
+    }
+    if (e->Attribute("track_motor")) {
+      const std::string motor = required(e, "track_motor");
+      const DcMotor* m = out_.world->findMotor(motor);
+      if (!m) fail(e, "unknown track motor '" + motor + "' (a <motor> without a joint)");
+      for (int i = 0; i < out_.world->motorCount(); ++i)
+        if (&out_.world->motor(i) == m) s.trackMotor = i;
+      s.trackDirection = vec3(e, "track_direction", Vec3::UnitX());
+      s.sprocketRadius = number(e, "sprocket_radius");
+    }
+    return s;
+  }
+
+  void readBody(const XMLElement* e, BodyId parent, const Vec3& parentPosition, const Quat& parentOrientation,
+                bool topLevel) {
+    allow(e, {"name", "pos", "quat", "mass", "inertia", "velocity", "angular_velocity", "fixed"});
+    static const std::set<std::string> children = {"geom", "joint", "body"};
+    for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
+      if (!children.count(c->Name())) fail(c, std::string("unknown element <") + c->Name() + "> in <body> (geom, joint, body)");
+    RigidBodyDesc d;
+    d.name = required(e, "name");
+    if (out_.world->findBody(d.name) >= 0 || d.name == "world") fail(e, "duplicate body name '" + d.name + "'");
+    d.position = parentPosition + parentOrientation * vec3(e, "pos", Vec3::Zero());
+    d.orientation = (parentOrientation * quat(e, "quat")).normalized();
+    d.linearVelocity = vec3(e, "velocity", Vec3::Zero());
+    d.angularVelocity = vec3(e, "angular_velocity", Vec3::Zero());
+    const bool fixed = flag(e, "fixed", false);
+    d.type = fixed ? BodyType::Static : BodyType::Dynamic;
+    std::vector<std::pair<const XMLElement*, ShapeDesc>> geoms;
+    for (const XMLElement* g = e->FirstChildElement("geom"); g; g = g->NextSiblingElement("geom"))
+      geoms.emplace_back(g, readGeom(g));
+    if (!fixed) {
+      d.mass = number(e, "mass");
+      if (!(d.mass > 0)) fail(e, "mass must be positive");
+      if (e->Attribute("inertia")) {
+        const auto v = numbers(e, "inertia");
+        if (v.size() != 3 && v.size() != 6) fail(e, "inertia must be 3 numbers (ixx iyy izz) or 6 (+ ixy ixz iyz)");
+        d.inertia = Vec3(v[0], v[1], v[2]).asDiagonal();
+        if (v.size() == 6) {
+          d.inertia(0, 1) = d.inertia(1, 0) = v[3];
+          d.inertia(0, 2) = d.inertia(2, 0) = v[4];
+          d.inertia(1, 2) = d.inertia(2, 1) = v[5];
+        }
+      } else {
+        std::vector<ShapeDesc> shapes;
+        for (auto& [g, s] : geoms) shapes.push_back(s);
+        std::string problem;
+        if (!inertiaFromGeoms(shapes, d.mass, d.inertia, problem)) fail(e, "no inertia given and " + problem);
+      }
+    }
+    const BodyId id = guarded(e, [&] { return out_.world->addBody(d); });
+    for (auto& [g, s] : geoms) {
+      guarded(g, [&] { out_.world->addShape(id, s); return 0; });
+      out_.geoms.emplace_back(id, s);
+    }
+    const XMLElement* j = e->FirstChildElement("joint");
+    if (j && j->NextSiblingElement("joint")) fail(j->NextSiblingElement("joint"), "a body has at most one <joint>");
+    if (j) {
+      readJoint(j, parent, id, d.position, d.orientation);
+    } else if (!topLevel) {  // a nested body without a joint is welded to its parent
+      guarded(e, [&] { return &out_.world->addJoint<FixedJoint>(d.name + "_weld", parent, id, d.position, Vec3::UnitX()); });
+    }
+    for (const XMLElement* c = e->FirstChildElement("body"); c; c = c->NextSiblingElement("body"))
+      readBody(c, id, d.position, d.orientation, false);
+  }
+
+  void readJoint(const XMLElement* e, BodyId parent, BodyId child, const Vec3& bodyPosition, const Quat& bodyOrientation) {
+    allow(e, {"name", "type", "pos", "axis", "range", "friction", "damping"});
+    const std::string name = required(e, "name");
+    if (out_.world->findJoint(name)) fail(e, "duplicate joint name '" + name + "'");
+    const std::string type = required(e, "type");
+    const Vec3 anchor = bodyPosition + bodyOrientation * vec3(e, "pos", Vec3::Zero());
+    const Vec3 localAxis = vec3(e, "axis", Vec3::UnitX());
+    if (localAxis.norm() < 1e-9) fail(e, "joint axis is zero");
+    const Vec3 axis = bodyOrientation * localAxis.normalized();
+    if (parent == child) fail(e, "joint joins a body to itself");
+    Joint* joint = guarded(e, [&]() -> Joint* {
+      World& w = *out_.world;
+      if (type == "revolute") return &w.addJoint<RevoluteJoint>(name, parent, child, anchor, axis);
+      if (type == "prismatic") return &w.addJoint<PrismaticJoint>(name, parent, child, anchor, axis);
+      if (type == "spherical") return &w.addJoint<SphericalJoint>(name, parent, child, anchor, axis);
+      if (type == "fixed") return &w.addJoint<FixedJoint>(name, parent, child, anchor, axis);
+      if (type == "cylindrical") return &w.addJoint<CylindricalJoint>(name, parent, child, anchor, axis);
+      if (type == "universal") return &w.addJoint<UniversalJoint>(name, parent, child, anchor, axis);
+      return nullptr;
+    });
+    if (!joint) fail(e, "unknown joint type '" + type + "' (revolute, prismatic, spherical, fixed, cylindrical, universal)");
+    if (e->Attribute("range")) {
+      if (type != "revolute" && type != "prismatic") fail(e, "range applies to revolute and prismatic joints");
+      const auto r = numbers(e, "range");
+      if (r.size() != 2 || !(r[0] < r[1])) fail(e, "range must be two increasing numbers (lo hi)");
+      if (r[0] > 0 || r[1] < 0) fail(e, "range must contain the assembled position 0");
+      joint->limit = {true, r[0], r[1]};
+    }
+    if (e->Attribute("friction")) {
+      const auto f = numbers(e, "friction");
+      if (f.empty() || f.size() > 2 || *std::min_element(f.begin(), f.end()) < 0)
+        fail(e, "friction must be one or two non-negative numbers (torque [force])");
+      const bool sliding = type == "prismatic";
+      (sliding ? joint->friction.force : joint->friction.torque) = f[0];
+      if (type == "cylindrical") joint->friction.force = f.size() == 2 ? f[1] : f[0];
+    }
+    joint->damping = number(e, "damping", 0.0);
+    if (joint->damping < 0) fail(e, "damping must be >= 0");
+  }
+
+  void readMotor(const XMLElement* e) {
+    allow(e, {"name", "joint", "stall_torque", "no_load_speed", "time_constant", "rotor_inertia",
+              "electrical_time_constant", "gear_ratio", "viscous_friction", "brake_torque", "lead",
+              "stall_current", "brake_when_idle"});
+    const std::string name = required(e, "name");
+    if (out_.world->findMotor(name)) fail(e, "duplicate motor name '" + name + "'");
+    DcMotorParams p;
+    p.stallTorque = number(e, "stall_torque");
+    p.noLoadSpeed = number(e, "no_load_speed");
+    p.timeConstant = number(e, "time_constant", 0.0);
+    p.rotorInertia = number(e, "rotor_inertia", 0.0);
+    p.electricalTimeConstant = number(e, "electrical_time_constant", 0.0);
+    p.gearRatio = number(e, "gear_ratio", 1.0);
+    p.viscousFriction = number(e, "viscous_friction", 0.0);
+    p.brakeTorque = number(e, "brake_torque", 0.0);
+    p.lead = number(e, "lead", 0.0);
+    p.stallCurrent = number(e, "stall_current", 0.0);
+    p.brakeWhenIdle = flag(e, "brake_when_idle", false);
+    if (!e->Attribute("joint")) {
+      guarded(e, [&] { return &out_.world->addMotor(name, p); });
+      return;
+    }
+    const std::string jointName = required(e, "joint");
+    Joint* joint = out_.world->findJoint(jointName);
+    if (!joint) fail(e, "motor '" + name + "': unknown joint '" + jointName + "'");
+    guarded(e, [&] { return &out_.world->addMotor(name, *joint, p); });
+  }
+
+  void readRepeater(const XMLElement* e) {
+    allow(e, {"motor", "joint", "ratio"});
+    const std::string motorName = required(e, "motor"), jointName = required(e, "joint");
+    DcMotor* motor = out_.world->findMotor(motorName);
+    if (!motor) fail(e, "repeater: unknown motor '" + motorName + "'");
+    Joint* joint = out_.world->findJoint(jointName);
+    if (!joint) fail(e, "repeater: unknown joint '" + jointName + "'");
+    const double k = number(e, "ratio");
+    guarded(e, [&] { out_.world->addRepeater(*motor, *joint, k); return 0; });
+  }
+
+  void readCamera(const XMLElement* e) {
+    allow(e, {"name", "body", "pos", "quat"});
+    CameraDesc c;
+    c.name = required(e, "name");
+    const std::string body = text(e, "body").value_or("world");
+    c.body = body == "world" ? World::kGround : out_.world->findBody(body);
+    if (c.body < 0) fail(e, "camera '" + c.name + "': unknown body '" + body + "'");
+    c.position = vec3(e, "pos", Vec3::Zero());
+    c.orientation = quat(e, "quat");
+    out_.cameras.push_back(c);
+  }
+
+  void readConsole(const XMLElement* e) {
+    allow(e, {});
+    std::set<std::string> channels;
+    for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      ControlDesc d;
+      d.line = c->GetLineNum();
+      const std::string kind = c->Name();
+      if (kind == "joystick") {
+        allow(c, {"name", "label", "x", "y", "spring_return", "keys", "joystick"});
+        d.kind = ControlDesc::Kind::Joystick;
+        d.channels = {required(c, "x"), required(c, "y")};
+        d.springReturn = flag(c, "spring_return", true);
+      } else if (kind == "toggle" || kind == "button" || kind == "slider") {
+        allow(c, {"name", "label", "channel", "keys", "joystick", "min", "max"});
+        d.kind = kind == "toggle" ? ControlDesc::Kind::Toggle : kind == "button" ? ControlDesc::Kind::Button
+                                                                                 : ControlDesc::Kind::Slider;
+        d.channels = {required(c, "channel")};
+        d.minimum = number(c, "min", kind == "slider" ? -1.0 : 0.0);
+        d.maximum = number(c, "max", 1.0);
+        if (!(d.minimum < d.maximum)) fail(c, "min must be below max");
+      } else if (kind == "lamp" || kind == "readout") {
+        allow(c, {"name", "label", "signal"});
+        d.kind = kind == "lamp" ? ControlDesc::Kind::Lamp : ControlDesc::Kind::Readout;
+        d.signal = required(c, "signal");
+      } else {
+        fail(c, "unknown console control <" + kind + "> (joystick, toggle, button, slider, lamp, readout)");
+      }
+      d.name = required(c, "name");
+      d.label = text(c, "label").value_or(d.name);
+      d.keys = text(c, "keys").value_or("");
+      d.joystickAxis = text(c, "joystick").value_or("");
+      for (const std::string& ch : d.channels)
+        if (!channels.insert(ch).second) fail(c, "channel '" + ch + "' is fed by two controls");
+      out_.console.controls.push_back(d);
+    }
+  }
+
+  void readScheme(const XMLElement* e) {
+    allow(e, {});
+    for (const XMLElement* b = e->FirstChildElement(); b; b = b->NextSiblingElement()) {
+      if (std::string(b->Name()) != "block") fail(b, std::string("unknown element <") + b->Name() + "> in <scheme> (block)");
+      BlockDesc d;
+      d.line = b->GetLineNum();
+      d.type = required(b, "type");
+      d.name = required(b, "name");
+      for (const tinyxml2::XMLAttribute* a = b->FirstAttribute(); a; a = a->Next()) {
+        const std::string key = a->Name();
+        if (key == "type" || key == "name") continue;
+        if (key == "inputs") {
+          std::istringstream in(a->Value());
+          std::string wire;
+          while (in >> wire) {
+            const size_t eq = wire.find('=');
+            if (eq == std::string::npos || eq == 0 || eq + 1 == wire.size())
+              fail(b, "inputs: '" + wire + "' is not PORT=SOURCE");
+            d.inputs[wire.substr(0, eq)] = wire.substr(eq + 1);
+          }
+        } else {
+          d.params[key] = a->Value();
+        }
+      }
+      out_.schemeDesc.blocks.push_back(d);
+    }
+    try {
+      out_.scheme.emplace(Scheme::compile(out_.schemeDesc, *out_.world, out_.console.channels()));
+    } catch (const SchemeError& x) {
+      // Name the block's own line when the message carries it.
+      int line = e->GetLineNum();
+      for (const BlockDesc& d : out_.schemeDesc.blocks)
+        if (std::string(x.what()).rfind("block '" + d.name + "' ", 0) == 0) line = d.line;
+      throw SceneError(file_, line, x.what());
+    }
+  }
+
+  LoadedScene& out_;
+  std::string file_;
+  std::string dir_;
+};
+
+}  // namespace
+
+LoadedScene loadSceneText(const std::string& text, const std::string& name, const std::string& dir) {
+  LoadedScene scene;
+  scene.file = name;
+  Loader(scene, name, dir).load(text);
+  return scene;
+}
+
+LoadedScene loadScene(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path, 0, "cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const size_t slash = path.find_last_of('/');
+  return loadSceneText(text.str(), path, slash == std::string::npos ? "." : path.substr(0, slash));
+}
+
+}  // namespace impetus

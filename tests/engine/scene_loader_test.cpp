@@ -1,0 +1,136 @@
+// The XML scene loader: real scenes load and behave; bad input is rejected with file:line: problem.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "impetus/scene/scene_loader.h"
+
+namespace impetus {
+namespace {
+
+const std::string kScenes = IMPETUS_SCENES_DIR;
+
+TEST(SceneLoader, DoorSceneReproducesSeed000sDecelerationAndStop) {
+  LoadedScene s = loadScene(kScenes + "/door.xml");
+  Joint* hinge = s.world->findJoint("hinge");
+  ASSERT_NE(hinge, nullptr);
+  // Door 1.0 x 0.04 x 2.0 m, 30 kg, about its edge: I = m (w^2 + t^2) / 12 + m (w/2)^2.
+  const double inertia = 30.0 * (1.0 + 0.0016) / 12.0 + 30.0 * 0.25, w0 = 1.25, fMax = 20.0;
+  double stoppedAt = -1.0;
+  while (s.world->time() < 3.0) {
+    ASSERT_TRUE(s.world->step(s.step).ok);
+    if (stoppedAt < 0 && std::abs(hinge->rate()) < 1e-9) stoppedAt = s.world->time();
+  }
+  EXPECT_NEAR(stoppedAt, inertia * w0 / fMax, s.step);
+  EXPECT_NEAR(hinge->position(), inertia * w0 * w0 / (2 * fMax), w0 * s.step);
+}
+
+TEST(SceneLoader, TrackedVehicleSceneDrivesFromItsJoystickThroughTheScheme) {
+  LoadedScene s = loadScene(kScenes + "/tracked-vehicle.xml");
+  ASSERT_TRUE(s.scheme.has_value());
+  ASSERT_EQ(s.console.channels(), (std::vector<std::string>{"drive.x", "drive.y"}));
+  const BodyId hull = s.world->findBody("hull");
+  const std::vector<double> forward{0.0, 1.0};
+  for (int i = 0; i < 200; ++i) {
+    s.scheme->step(forward, s.step);
+    ASSERT_TRUE(s.world->step(s.step).ok);
+  }
+  EXPECT_GT(s.world->body(hull).position.x(), 0.8);  // ~0.5 m/s for 2 s
+  EXPECT_EQ(s.world->findMotor("track_left")->voltage(), 1.0);
+  const std::vector<double> right{1.0, 0.0};
+  for (int i = 0; i < 100; ++i) {
+    s.scheme->step(right, s.step);
+    ASSERT_TRUE(s.world->step(s.step).ok);
+  }
+  EXPECT_LT(s.world->body(hull).angularVelocity.z(), -0.1);  // joystick right: turning right
+  ASSERT_EQ(s.cameras.size(), 1u);
+}
+
+TEST(SceneLoader, EverySceneLoadsAndRunsAMinuteWithoutNaNOrOpenJoints) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kScenes)) {
+    if (entry.path().extension() != ".xml") continue;
+    ++count;
+    LoadedScene s = loadScene(entry.path().string());
+    double worstGap = 0.0;
+    for (int i = 0; i < 6000; ++i) {
+      if (s.scheme) s.scheme->step(std::vector<double>(s.console.channels().size(), 0.0), s.step);
+      const StepStatus status = s.world->step(s.step);
+      ASSERT_TRUE(status.ok) << entry.path() << ": " << status.message;
+      worstGap = std::max(worstGap, s.world->largestAnchorSeparation());
+    }
+    EXPECT_LT(worstGap, 1e-3) << entry.path();
+  }
+  EXPECT_GE(count, 2);
+}
+
+struct BadScene {
+  const char* xml;
+  const char* expected;  ///< substring of "FILE:LINE: problem"
+};
+
+class MalformedScene : public ::testing::TestWithParam<BadScene> {};
+
+TEST_P(MalformedScene, IsRejectedWithFileLineAndProblem) {
+  try {
+    loadSceneText(GetParam().xml, "bad.xml");
+    FAIL() << "accepted: " << GetParam().xml;
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find(GetParam().expected), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("bad.xml:", 0), 0u) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, MalformedScene,
+    ::testing::Values(
+        BadScene{"<scene><body name='b'", "bad.xml:1: malformed XML"},
+        BadScene{"<world/>", "bad.xml:1: the root element must be <scene>"},
+        BadScene{"<scene>\n</scene>", "bad.xml:1: empty scene: no <body>"},
+        BadScene{"<scene>\n<frobnicate/>\n</scene>", "bad.xml:2: unknown element <frobnicate>"},
+        BadScene{"<scene>\n<body name='b' mass='1' colour='red'/>\n</scene>", "bad.xml:2: unknown attribute 'colour' on <body>"},
+        BadScene{"<scene>\n<body mass='1'/>\n</scene>", "bad.xml:2: <body> needs attribute 'name'"},
+        BadScene{"<scene>\n<body name='b'><geom type='box' size='1 1 1'/></body>\n</scene>", "bad.xml:2: <body> needs attribute 'mass'"},
+        BadScene{"<scene>\n<body name='b' mass='-2'><geom type='box' size='1 1 1'/></body>\n</scene>", "bad.xml:2: mass must be positive"},
+        BadScene{"<scene>\n<body name='b' mass='abc'/>\n</scene>", "bad.xml:2: attribute 'mass': 'abc' is not a number"},
+        BadScene{"<scene>\n<body name='b' mass='inf'/>\n</scene>", "bad.xml:2: attribute 'mass': 'inf' is not finite"},
+        BadScene{"<scene>\n<body name='b' mass='1' inertia='1 0.1 0.1'/>\n</scene>", "inertia violates the triangle inequality"},
+        BadScene{"<scene>\n<body name='b' mass='1' inertia='1 -1 1'/>\n</scene>", "inertia tensor must be positive definite"},
+        BadScene{"<scene>\n<body name='b' mass='1'/>\n</scene>", "bad.xml:2: no inertia given and its geoms have no volume"},
+        BadScene{"<scene>\n<body name='b' mass='1' inertia='1 1'/>\n</scene>", "inertia must be 3 numbers"},
+        BadScene{"<scene>\n<body name='b' mass='1' pos='1 2'/>\n</scene>", "attribute 'pos' must be 3 numbers"},
+        BadScene{"<scene>\n<body name='b' mass='1' quat='0 0 0 0'/>\n</scene>", "zero quaternion"},
+        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='blob'/></body>\n</scene>", "bad.xml:3: unknown geom type 'blob'"},
+        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='box' size='1 0 1'/></body>\n</scene>", "bad.xml:3: box size must be 3 positive numbers"},
+        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='sphere' radius='0'/></body>\n</scene>", "bad.xml:3: radius must be positive"},
+        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='mesh' file='missing.obj'/></body>\n</scene>", "bad.xml:3: mesh 'missing.obj': cannot open the file"},
+        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='box' size='1 1 1' material='steel'/></body>\n</scene>", "bad.xml:3: unknown material 'steel'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<geom type='plane'/></body>\n</scene>", "bad.xml:3: shape on body 'b': plane shapes are for static bodies only"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint name='j' type='hinge'/></body>\n</scene>", "bad.xml:3: unknown joint type 'hinge'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint name='j' type='revolute' axis='0 0 0'/></body>\n</scene>", "bad.xml:3: joint axis is zero"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint name='j' type='revolute' range='1 -1'/></body>\n</scene>", "bad.xml:3: range must be two increasing numbers"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint name='j' type='revolute' friction='-3'/></body>\n</scene>", "friction must be one or two non-negative numbers"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n</scene>", "bad.xml:3: duplicate body name 'b'"},
+        BadScene{"<scene>\n<material name='m'/>\n<material name='m'/>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n</scene>", "bad.xml:3: duplicate material 'm'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<motor name='m' joint='nope' stall_torque='1' no_load_speed='1' time_constant='1'/>\n</scene>", "bad.xml:3: motor 'm': unknown joint 'nope'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='j' type='revolute'/></body>\n<motor name='m' joint='j' stall_torque='1' no_load_speed='1'/>\n</scene>", "bad.xml:3: motor 'm': needs rotor_inertia or time_constant"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='j' type='revolute'/></body>\n<repeater motor='x' joint='j' ratio='-1'/>\n</scene>", "bad.xml:3: repeater: unknown motor 'x'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<camera name='c' body='nobody'/>\n</scene>", "bad.xml:3: camera 'c': unknown body 'nobody'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<scheme>\n<block type='gain' name='g' k='1' inputs='in=g'/>\n</scheme>\n</scene>", "bad.xml:4: block 'g' (gain, line 4): algebraic loop g -> g"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<scheme>\n<block type='input' name='i' channel='stick'/>\n</scheme>\n</scene>", "bad.xml:4: block 'i' (input, line 4): unknown channel 'stick'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<console>\n<knob name='k'/>\n</console>\n</scene>", "bad.xml:4: unknown console control <knob>"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<console>\n<toggle name='a' channel='c'/>\n<button name='b' channel='c'/>\n</console>\n</scene>", "bad.xml:5: channel 'c' is fed by two controls"},
+        BadScene{"<scene>\n<world step='0'/>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n</scene>", "bad.xml:2: need 0 < step <= frame"}));
+
+TEST(SceneLoader, MissingFileIsAClearError) {
+  try {
+    loadScene("/no/such/scene.xml");
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("/no/such/scene.xml:0: cannot open the file"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace impetus
