@@ -11,5 +11,7 @@ int main(int argc, char** argv) {
   impetus::app::MainWindow window;
   window.resize(1280, 800);
   window.show();
+  const QStringList args = QApplication::arguments();
+  window.openScene(args.size() > 1 ? args[1] : impetus::app::MainWindow::defaultScenePath());
   return QApplication::exec();
 }

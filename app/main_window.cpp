@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QFileDialog>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -22,6 +23,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addPermanentWidget(statusFrames_);
   statusBar()->showMessage("Ready");
 
+  viewport_->installEventFilter(this);
   frameTimer_.setTimerType(Qt::PreciseTimer);
   connect(&frameTimer_, &QTimer::timeout, this, &MainWindow::onFrame);
   frameTimer_.start(kFrameMilliseconds);
@@ -39,16 +41,89 @@ void MainWindow::buildMenus() {
   help->addAction("&About Impetus", this, &MainWindow::showAbout);
 }
 
+QString MainWindow::defaultScenePath() { return QStringLiteral(IMPETUS_SCENES_DIR "/tracked-vehicle.xml"); }
+
+bool MainWindow::openScene(const QString& path) {
+  try {
+    LoadedScene scene = loadScene(path.toStdString());
+    runner_.setScene(std::move(scene));
+  } catch (const SceneError& e) {
+    auto* box = new QMessageBox(QMessageBox::Critical, "Cannot open scene", QString::fromStdString(e.what()),
+                                QMessageBox::Ok, this);
+    box->setObjectName("sceneError");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();  // window-modal, does not block the frame timer: the old scene keeps running
+    return false;
+  }
+  LoadedScene& s = runner_.scene();
+  presenter_.build(viewport_->sceneView().sceneRoot(), s.world->bodies(), s.geoms);
+  // Look at the first dynamic body from behind and above.
+  Vec3 centre = Vec3::Zero();
+  for (const RigidBody& b : s.world->bodies())
+    if (b.isDynamic()) {
+      centre = b.position;
+      break;
+    }
+  viewport_->sceneView().setOrbit({centre.x(), centre.y(), centre.z()}, 5.0, -2.4, 0.5);
+  setWindowTitle(QString("Impetus - %1").arg(QString::fromStdString(s.name)));
+  statusBar()->showMessage(QString("Opened %1").arg(path), 3000);
+  return true;
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == viewport_ && (event->type() == QEvent::KeyPress || event->type() == QEvent::KeyRelease)) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    if (!key->isAutoRepeat()) {
+      if (event->type() == QEvent::KeyPress)
+        keysDown_.insert(key->key());
+      else
+        keysDown_.remove(key->key());
+      applyKeys();
+    }
+  }
+  return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::applyKeys() {
+  if (!runner_.hasScene()) return;
+  const std::vector<std::string> channels = runner_.scene().console.channels();
+  for (const ControlDesc& c : runner_.scene().console.controls) {
+    if (c.kind != ControlDesc::Kind::Joystick) continue;
+    const bool wasd = c.keys == "WASD";
+    const int up = wasd ? Qt::Key_W : Qt::Key_Up, down = wasd ? Qt::Key_S : Qt::Key_Down;
+    const int left = wasd ? Qt::Key_A : Qt::Key_Left, right = wasd ? Qt::Key_D : Qt::Key_Right;
+    const double x = (keysDown_.contains(right) ? 1.0 : 0.0) - (keysDown_.contains(left) ? 1.0 : 0.0);
+    const double y = (keysDown_.contains(up) ? 1.0 : 0.0) - (keysDown_.contains(down) ? 1.0 : 0.0);
+    for (size_t i = 0; i < channels.size(); ++i) {
+      if (channels[i] == c.channels[0]) runner_.channels()[i] = x;
+      if (channels[i] == c.channels[1]) runner_.channels()[i] = y;
+    }
+    break;  // the keyboard drives the first joystick
+  }
+}
+
 void MainWindow::onFrame() {
+  if (runner_.hasScene()) {
+    const bool ok = runner_.advanceFrame();
+    presenter_.update(runner_.scene().world->bodies());
+    const StepStatistics& st = runner_.scene().world->statistics();
+    statusFrames_->setText(
+        ok ? QString("t = %1 s | iterations %2 | contacts %3 | physics %4 ms/step")
+                 .arg(runner_.scene().world->time(), 0, 'f', 2)
+                 .arg(st.velocityIterations)
+                 .arg(st.contacts)
+                 .arg(1000.0 * st.totalSeconds, 0, 'f', 3)
+           : QString("stopped: %1").arg(QString::fromStdString(runner_.failure())));
+  } else {
+    statusFrames_->setText(QString("frame %1").arg(viewport_->framesRendered()));
+  }
   viewport_->update();
-  statusFrames_->setText(QString("frame %1").arg(viewport_->framesRendered()));
 }
 
 void MainWindow::openSceneDialog() {
   const QString path =
-      QFileDialog::getOpenFileName(this, "Open scene", QString(), "Impetus scenes (*.xml)");
-  if (path.isEmpty()) return;
-  statusBar()->showMessage(QString("Scene files are not loadable yet: %1").arg(path), 5000);
+      QFileDialog::getOpenFileName(this, "Open scene", QString(IMPETUS_SCENES_DIR), "Impetus scenes (*.xml)");
+  if (!path.isEmpty()) openScene(path);
 }
 
 void MainWindow::showAbout() {

@@ -3,7 +3,11 @@
 // 40 ms frame (25 fps, the papers' frame budget).
 
 #include <QMainWindow>
+#include <QSet>
 #include <QTimer>
+
+#include "impetus/render/scene_presenter.h"
+#include "scene_runner.h"
 
 class QLabel;
 
@@ -19,6 +23,16 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
 
   ViewportWidget* viewport() const { return viewport_; }
+  SceneRunner& runner() { return runner_; }
+  render::ScenePresenter& presenter() { return presenter_; }
+
+  /// Loads a scene; on error shows the loader's file:line: message and keeps the current scene.
+  bool openScene(const QString& path);
+  /// The scene file opened when none is given (the tracked vehicle).
+  static QString defaultScenePath();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void buildMenus();
@@ -26,9 +40,15 @@ class MainWindow : public QMainWindow {
   void openSceneDialog();
   void showAbout();
 
+  /// Keys held down -> the first joystick's channels (WASD or arrows).
+  void applyKeys();
+
   ViewportWidget* viewport_ = nullptr;
   QLabel* statusFrames_ = nullptr;
   QTimer frameTimer_;
+  SceneRunner runner_;
+  render::ScenePresenter presenter_;
+  QSet<int> keysDown_;
 };
 
 }  // namespace impetus::app

@@ -1,6 +1,8 @@
 // The real main window under a real (X or Xvfb) display: does the viewport render the lit grid where
 // the camera puts it, and does the mouse drive the orbit camera?
 #include <QDir>
+#include <QFile>
+#include <QMessageBox>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QTest>
@@ -119,6 +121,61 @@ class MainWindowTest : public QObject {
     QVERIFY2(std::abs(orbit->getDistance() - distance0) > 0.05 * distance0, "wheel did not zoom");
     const QImage image = vp->grabFramebuffer();
     QVERIFY(image.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/main_window_orbited.png"));
+  }
+
+  void opensTheDefaultSceneAndDrivesWithTheKeyboard() {
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    impetus::World& world = *window.runner().scene().world;
+    const impetus::BodyId hull = world.findBody("hull");
+    QVERIFY(hull >= 0);
+    ViewportWidget* vp = window.viewport();
+    vp->setFocus();
+    QTest::qWait(200);  // settle on the tracks
+    const double x0 = world.body(hull).position.x(), t0 = world.time();
+    QTest::keyPress(vp, Qt::Key_W);
+    QVERIFY(QTest::qWaitFor([&] { return world.time() >= t0 + 2.0; }, 20000));
+    QTest::keyRelease(vp, Qt::Key_W);
+    const double driven = world.body(hull).position.x() - x0, seconds = world.time() - t0;
+    // Track speed: sprocket 0.08 m x 1814 rpm / 30 = 0.507 m/s at full voltage.
+    const double expected = 0.08 * 1814 * 2 * 3.14159265358979 / 60 / 30 * seconds;
+    QVERIFY2(std::abs(driven - expected) < 0.2 * expected,
+             qPrintable(QString("drove %1 m in %2 s, expected %3").arg(driven).arg(seconds).arg(expected)));
+    const double t1 = world.time();
+    QVERIFY(QTest::qWaitFor([&] { return world.time() >= t1 + 1.0; }, 20000));
+    QVERIFY2(world.body(hull).linearVelocity.norm() < 0.02, "released joystick: the vehicle stops");
+    const QImage image = vp->grabFramebuffer();
+    QVERIFY(image.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/main_window_scene.png"));
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/main_window_full.png"));
+    // The hull is drawn where the camera puts it: a lit green body, not the grey ground.
+    const QPoint p = project(vp, image, {world.body(hull).position.x(), world.body(hull).position.y(),
+                                         world.body(hull).position.z() + 0.2});
+    QVERIFY(p.x() >= 0);
+    const QRgb hullColour = bestNear(image, p, 3, [](QRgb c) { return qGreen(c) - qBlue(c); });
+    QVERIFY2(qGreen(hullColour) > qBlue(hullColour) + 30, qPrintable(QString::number(hullColour, 16)));
+  }
+
+  void malformedSceneShowsItsErrorAndTheOldSceneKeepsRunning() {
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    const QString bad = QString(IMPETUS_TEST_OUTPUT_DIR) + "/bad.xml";
+    QFile file(bad);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("<scene>\n<body name='b' mass='-1'/>\n</scene>\n");
+    file.close();
+    QVERIFY(!window.openScene(bad));
+    auto* box = window.findChild<QMessageBox*>("sceneError");
+    QVERIFY(box && box->isVisible());
+    QVERIFY2(box->text().contains("bad.xml:2: mass must be positive"), qPrintable(box->text()));
+    QCOMPARE(QString::fromStdString(window.runner().scene().name), QString("tracked vehicle"));
+    const double t = window.runner().scene().world->time();
+    QVERIFY(QTest::qWaitFor([&] { return window.runner().scene().world->time() > t + 0.2; }, 10000));
+    box->close();
   }
 
   void menusOfferOpenQuitAbout() {
