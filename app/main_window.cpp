@@ -41,15 +41,17 @@ void MainWindow::buildMenus() {
   help->addAction("&About Impetus", this, &MainWindow::showAbout);
 }
 
-QString MainWindow::defaultScenePath() { return QStringLiteral(IMPETUS_SCENES_DIR "/tracked-vehicle.xml"); }
+QString MainWindow::defaultScenePath() {
+  return QStringLiteral(IMPETUS_SCENES_DIR "/tracked-vehicle.xml");
+}
 
 bool MainWindow::openScene(const QString& path) {
   try {
     LoadedScene scene = loadScene(path.toStdString());
     runner_.setScene(std::move(scene));
   } catch (const SceneError& e) {
-    auto* box = new QMessageBox(QMessageBox::Critical, "Cannot open scene", QString::fromStdString(e.what()),
-                                QMessageBox::Ok, this);
+    auto* box = new QMessageBox(QMessageBox::Critical, "Cannot open scene",
+                                QString::fromStdString(e.what()), QMessageBox::Ok, this);
     box->setObjectName("sceneError");
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();  // window-modal, does not block the frame timer: the old scene keeps running
@@ -71,7 +73,8 @@ bool MainWindow::openScene(const QString& path) {
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == viewport_ && (event->type() == QEvent::KeyPress || event->type() == QEvent::KeyRelease)) {
+  if (watched == viewport_ &&
+      (event->type() == QEvent::KeyPress || event->type() == QEvent::KeyRelease)) {
     auto* key = static_cast<QKeyEvent*>(event);
     if (!key->isAutoRepeat()) {
       if (event->type() == QEvent::KeyPress)
@@ -92,7 +95,8 @@ void MainWindow::applyKeys() {
     const bool wasd = c.keys == "WASD";
     const int up = wasd ? Qt::Key_W : Qt::Key_Up, down = wasd ? Qt::Key_S : Qt::Key_Down;
     const int left = wasd ? Qt::Key_A : Qt::Key_Left, right = wasd ? Qt::Key_D : Qt::Key_Right;
-    const double x = (keysDown_.contains(right) ? 1.0 : 0.0) - (keysDown_.contains(left) ? 1.0 : 0.0);
+    const double x =
+        (keysDown_.contains(right) ? 1.0 : 0.0) - (keysDown_.contains(left) ? 1.0 : 0.0);
     const double y = (keysDown_.contains(up) ? 1.0 : 0.0) - (keysDown_.contains(down) ? 1.0 : 0.0);
     for (size_t i = 0; i < channels.size(); ++i) {
       if (channels[i] == c.channels[0]) runner_.channels()[i] = x;
@@ -121,8 +125,8 @@ void MainWindow::onFrame() {
 }
 
 void MainWindow::openSceneDialog() {
-  const QString path =
-      QFileDialog::getOpenFileName(this, "Open scene", QString(IMPETUS_SCENES_DIR), "Impetus scenes (*.xml)");
+  const QString path = QFileDialog::getOpenFileName(this, "Open scene", QString(IMPETUS_SCENES_DIR),
+                                                    "Impetus scenes (*.xml)");
   if (!path.isEmpty()) openScene(path);
 }
 

@@ -9,10 +9,14 @@ namespace {
 
 int osgButton(Qt::MouseButton button) {
   switch (button) {
-    case Qt::LeftButton: return 1;
-    case Qt::MiddleButton: return 2;
-    case Qt::RightButton: return 3;
-    default: return 0;
+    case Qt::LeftButton:
+      return 1;
+    case Qt::MiddleButton:
+      return 2;
+    case Qt::RightButton:
+      return 3;
+    default:
+      return 0;
   }
 }
 
@@ -55,8 +59,12 @@ void ViewportWidget::paintGL() {
   ++frames_;
 }
 
-float ViewportWidget::toOsgX(double x) const { return float(x * devicePixelRatioF()); }
-float ViewportWidget::toOsgY(double y) const { return float((height() - y) * devicePixelRatioF()); }
+float ViewportWidget::toOsgX(double x) const {
+  return float(x * devicePixelRatioF());
+}
+float ViewportWidget::toOsgY(double y) const {
+  return float((height() - y) * devicePixelRatioF());
+}
 
 void ViewportWidget::mousePressEvent(QMouseEvent* event) {
   if (auto* q = view_->eventQueue()) {

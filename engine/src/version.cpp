@@ -1,5 +1,7 @@
 #include "impetus/version.h"
 
 namespace impetus {
-const char* version() { return "0.1.0"; }
+const char* version() {
+  return "0.1.0";
+}
 }  // namespace impetus

@@ -10,15 +10,20 @@
 namespace impetus::render {
 namespace {
 
-osg::Vec3 toOsg(const Vec3& v) { return osg::Vec3(float(v.x()), float(v.y()), float(v.z())); }
-osg::Quat toOsg(const Quat& q) { return osg::Quat(q.x(), q.y(), q.z(), q.w()); }
+osg::Vec3 toOsg(const Vec3& v) {
+  return osg::Vec3(float(v.x()), float(v.y()), float(v.z()));
+}
+osg::Quat toOsg(const Quat& q) {
+  return osg::Quat(q.x(), q.y(), q.z(), q.w());
+}
 
 /// A calm palette; tracks are dark rubber, static bodies concrete grey.
 osg::Vec4 colourFor(BodyId id, const ShapeDesc& s, bool isStatic) {
   if (s.trackMotor >= 0) return {0.12f, 0.12f, 0.13f, 1.0f};
   if (isStatic) return {0.55f, 0.55f, 0.52f, 1.0f};
-  static const osg::Vec4 palette[] = {{0.85f, 0.55f, 0.15f, 1}, {0.25f, 0.50f, 0.80f, 1}, {0.60f, 0.75f, 0.30f, 1},
-                                      {0.75f, 0.35f, 0.35f, 1}, {0.55f, 0.45f, 0.70f, 1}, {0.80f, 0.75f, 0.35f, 1}};
+  static const osg::Vec4 palette[] = {{0.85f, 0.55f, 0.15f, 1}, {0.25f, 0.50f, 0.80f, 1},
+                                      {0.60f, 0.75f, 0.30f, 1}, {0.75f, 0.35f, 0.35f, 1},
+                                      {0.55f, 0.45f, 0.70f, 1}, {0.80f, 0.75f, 0.35f, 1}};
   return palette[static_cast<size_t>(id) % (sizeof(palette) / sizeof(palette[0]))];
 }
 
@@ -28,12 +33,15 @@ osg::ref_ptr<osg::Drawable> makeDrawable(const ShapeDesc& s, const osg::Vec4& co
   osg::ref_ptr<osg::Shape> shape;
   switch (s.type) {
     case ShapeType::Box: {
-      osg::ref_ptr<osg::Box> box = new osg::Box(c, float(s.size.x()), float(s.size.y()), float(s.size.z()));
+      osg::ref_ptr<osg::Box> box =
+          new osg::Box(c, float(s.size.x()), float(s.size.y()), float(s.size.z()));
       box->setRotation(q);
       shape = box;
       break;
     }
-    case ShapeType::Sphere: shape = new osg::Sphere(c, float(s.radius)); break;
+    case ShapeType::Sphere:
+      shape = new osg::Sphere(c, float(s.radius));
+      break;
     case ShapeType::Capsule: {
       osg::ref_ptr<osg::Capsule> capsule = new osg::Capsule(c, float(s.radius), float(s.length));
       capsule->setRotation(q);
@@ -92,7 +100,8 @@ void ScenePresenter::build(osg::Group* parent, std::span<const RigidBody> bodies
     const bool isStatic = bodies[static_cast<size_t>(id)].type == BodyType::Static;
     const osg::Vec4 colour = colourFor(id, shape, isStatic);
     osg::ref_ptr<osg::Drawable> drawable = makeDrawable(shape, colour);
-    if (!drawable && shape.type == ShapeType::Plane && shape.orientation.angularDistance(Quat::Identity()) > 1e-6) {
+    if (!drawable && shape.type == ShapeType::Plane &&
+        shape.orientation.angularDistance(Quat::Identity()) > 1e-6) {
       ShapeDesc slab = shape;  // a tilted plane: a thin 20 m slab just below its surface
       slab.type = ShapeType::Box;
       slab.size = Vec3(20, 20, 0.02);
@@ -124,12 +133,15 @@ void ScenePresenter::update(std::span<const RigidBody> bodies) {
   for (size_t i = 0; i < bodyNodes_.size() && i < bodies.size(); ++i) {
     if (!bodyNodes_[i]) continue;
     const RigidBody& b = bodies[i];
-    bodyNodes_[i]->setMatrix(osg::Matrix::rotate(toOsg(b.orientation)) * osg::Matrix::translate(toOsg(b.position)));
+    bodyNodes_[i]->setMatrix(osg::Matrix::rotate(toOsg(b.orientation)) *
+                             osg::Matrix::translate(toOsg(b.position)));
   }
 }
 
 osg::MatrixTransform* ScenePresenter::bodyNode(BodyId id) const {
-  return id >= 0 && static_cast<size_t>(id) < bodyNodes_.size() ? bodyNodes_[static_cast<size_t>(id)].get() : nullptr;
+  return id >= 0 && static_cast<size_t>(id) < bodyNodes_.size()
+             ? bodyNodes_[static_cast<size_t>(id)].get()
+             : nullptr;
 }
 
 }  // namespace impetus::render

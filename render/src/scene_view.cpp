@@ -80,10 +80,10 @@ osg::Vec3d SceneView::worldToWindow(const osg::Vec3d& world) const {
 
 void SceneView::setOrbit(const osg::Vec3d& center, double distance, double azimuth,
                          double elevation) {
-  const osg::Vec3d eye = center + osg::Vec3d(std::cos(elevation) * std::cos(azimuth),
-                                             std::cos(elevation) * std::sin(azimuth),
-                                             std::sin(elevation)) *
-                                      distance;
+  const osg::Vec3d eye =
+      center + osg::Vec3d(std::cos(elevation) * std::cos(azimuth),
+                          std::cos(elevation) * std::sin(azimuth), std::sin(elevation)) *
+                   distance;
   orbit_->setTransformation(eye, center, osg::Vec3d(0, 0, 1));
   orbit_->setHomePosition(eye, center, osg::Vec3d(0, 0, 1));
   viewer_->getCamera()->setViewMatrixAsLookAt(eye, center, osg::Vec3d(0, 0, 1));

@@ -1,9 +1,9 @@
-// The real main window under a real (X or Xvfb) display: does the viewport render the lit grid where
-// the camera puts it, and does the mouse drive the orbit camera?
+// The real main window under a real (X or Xvfb) display: does the viewport render the lit grid
+// where the camera puts it, and does the mouse drive the orbit camera?
 #include <QDir>
 #include <QFile>
-#include <QMessageBox>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
@@ -17,7 +17,9 @@ using impetus::app::ViewportWidget;
 
 namespace {
 
-int brightness(QRgb c) { return (qRed(c) + qGreen(c) + qBlue(c)) / 3; }
+int brightness(QRgb c) {
+  return (qRed(c) + qGreen(c) + qBlue(c)) / 3;
+}
 
 /// Image pixel of a world point, or (-1,-1) when it is off screen.
 QPoint project(ViewportWidget* vp, const QImage& image, osg::Vec3d world) {
@@ -142,8 +144,10 @@ class MainWindowTest : public QObject {
     const double driven = world.body(hull).position.x() - x0, seconds = world.time() - t0;
     // Track speed: sprocket 0.08 m x 1814 rpm / 30 = 0.507 m/s at full voltage.
     const double expected = 0.08 * 1814 * 2 * 3.14159265358979 / 60 / 30 * seconds;
-    QVERIFY2(std::abs(driven - expected) < 0.2 * expected,
-             qPrintable(QString("drove %1 m in %2 s, expected %3").arg(driven).arg(seconds).arg(expected)));
+    QVERIFY2(
+        std::abs(driven - expected) < 0.2 * expected,
+        qPrintable(
+            QString("drove %1 m in %2 s, expected %3").arg(driven).arg(seconds).arg(expected)));
     const double t1 = world.time();
     QVERIFY(QTest::qWaitFor([&] { return world.time() >= t1 + 1.0; }, 20000));
     QVERIFY2(world.body(hull).linearVelocity.norm() < 0.02, "released joystick: the vehicle stops");
@@ -151,11 +155,13 @@ class MainWindowTest : public QObject {
     QVERIFY(image.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/main_window_scene.png"));
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/main_window_full.png"));
     // The hull is drawn where the camera puts it: a lit green body, not the grey ground.
-    const QPoint p = project(vp, image, {world.body(hull).position.x(), world.body(hull).position.y(),
-                                         world.body(hull).position.z() + 0.2});
+    const QPoint p = project(vp, image,
+                             {world.body(hull).position.x(), world.body(hull).position.y(),
+                              world.body(hull).position.z() + 0.2});
     QVERIFY(p.x() >= 0);
     const QRgb hullColour = bestNear(image, p, 3, [](QRgb c) { return qGreen(c) - qBlue(c); });
-    QVERIFY2(qGreen(hullColour) > qBlue(hullColour) + 30, qPrintable(QString::number(hullColour, 16)));
+    QVERIFY2(qGreen(hullColour) > qBlue(hullColour) + 30,
+             qPrintable(QString::number(hullColour, 16)));
   }
 
   void malformedSceneShowsItsErrorAndTheOldSceneKeepsRunning() {
@@ -174,7 +180,8 @@ class MainWindowTest : public QObject {
     QVERIFY2(box->text().contains("bad.xml:2: mass must be positive"), qPrintable(box->text()));
     QCOMPARE(QString::fromStdString(window.runner().scene().name), QString("tracked vehicle"));
     const double t = window.runner().scene().world->time();
-    QVERIFY(QTest::qWaitFor([&] { return window.runner().scene().world->time() > t + 0.2; }, 10000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return window.runner().scene().world->time() > t + 0.2; }, 10000));
     box->close();
   }
 

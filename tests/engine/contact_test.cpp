@@ -64,8 +64,8 @@ BodyId addBall(World& world, const Vec3& position, double radius, int material) 
 
 int material(World& world, double friction, double restitution = 0.0, double rolling = 0.0,
              double spinning = 0.0) {
-  return world.materials().add({"m" + std::to_string(world.materials().size()), friction,
-                                restitution, rolling, spinning});
+  return world.materials().add(
+      {"m" + std::to_string(world.materials().size()), friction, restitution, rolling, spinning});
 }
 
 class ContactOnFloor : public ::testing::TestWithParam<bool> {};  // plane, or mesh floor
@@ -138,7 +138,8 @@ TEST(Contact, BlockOnAnInclineSticksOrSlidesAsCoulombSays) {
       EXPECT_LT(std::abs(travel), 1e-3) << degrees << " degrees";
     } else {
       const double a = kG * (std::sin(theta) - mu * std::cos(theta));
-      const double measured = (world.body(block).linearVelocity.dot(downhill) - v0) / (world.time() - t0);
+      const double measured =
+          (world.body(block).linearVelocity.dot(downhill) - v0) / (world.time() - t0);
       EXPECT_NEAR(measured, a, 0.02 * a) << degrees << " degrees";
     }
   }
@@ -183,7 +184,8 @@ TEST(Contact, SpinningFrictionStopsABallSpinningOnThePointItTouches) {
   double stoppedAt = -1.0;
   while (world.time() < 2 * tStop) {
     ASSERT_TRUE(world.step(kDt).ok);
-    if (stoppedAt < 0 && std::abs(world.body(ball).angularVelocity.z()) < 1e-6) stoppedAt = world.time();
+    if (stoppedAt < 0 && std::abs(world.body(ball).angularVelocity.z()) < 1e-6)
+      stoppedAt = world.time();
   }
   ASSERT_GT(stoppedAt, 0.0);
   EXPECT_NEAR(stoppedAt, tStop, 0.05 * tStop);
@@ -199,13 +201,15 @@ TEST(Contact, TwentyBoxPyramidStandsForAMinute) {
   for (int row = 0, base = 6; row < 5; ++row, --base)  // 6 + 5 + 4 + 3 + 2 = 20
     for (int j = 0; j < base; ++j) {
       const Vec3 p((j - (base - 1) / 2.0) * (size + gap), 0, size / 2 + size * row);
-      boxes.push_back(addBox(world, "b" + std::to_string(boxes.size()), p, Vec3::Constant(size), 10.0));
+      boxes.push_back(
+          addBox(world, "b" + std::to_string(boxes.size()), p, Vec3::Constant(size), 10.0));
       start.push_back(p);
     }
   ASSERT_EQ(boxes.size(), 20u);
   for (int i = 0; i < 6000; ++i) ASSERT_TRUE(world.step(kDt).ok);
   double worst = 0.0;
-  for (size_t k = 0; k < boxes.size(); ++k) worst = std::max(worst, (world.body(boxes[k]).position - start[k]).norm());
+  for (size_t k = 0; k < boxes.size(); ++k)
+    worst = std::max(worst, (world.body(boxes[k]).position - start[k]).norm());
   EXPECT_LT(worst, 0.01);
   std::printf("pyramid20: worst box displacement after 60 s %.2f mm\n", 1000 * worst);
 }

@@ -39,7 +39,8 @@ struct Link {
     d.mass = 20.0;
     d.inertia = Vec3(loadInertia / 2, loadInertia / 2, loadInertia).asDiagonal();
     body = world.addBody(d);
-    hinge = &world.addJoint<RevoluteJoint>("shoulder", World::kGround, body, Vec3::Zero(), Vec3::UnitZ());
+    hinge = &world.addJoint<RevoluteJoint>("shoulder", World::kGround, body, Vec3::Zero(),
+                                           Vec3::UnitZ());
     motor = &world.addMotor("m", *hinge, params);
   }
 };
@@ -47,7 +48,8 @@ struct Link {
 /// Seed 001 eq. 8 with b = 0: T = (I_L + r^2 I_m) w_0 / (r^2 M_s).
 double seedTimeConstant(const DcMotorParams& p, double loadInertia) {
   const double r = p.gearRatio;
-  return (loadInertia + r * r * p.effectiveRotorInertia()) * p.noLoadSpeed / (r * r * p.stallTorque);
+  return (loadInertia + r * r * p.effectiveRotorInertia()) * p.noLoadSpeed /
+         (r * r * p.stallTorque);
 }
 
 TEST(DcMotor, Seed001LinkRateMatchesTheClosedFormToMicroRadiansPerSecond) {
@@ -65,7 +67,8 @@ TEST(DcMotor, Seed001LinkRateMatchesTheClosedFormToMicroRadiansPerSecond) {
       worst = std::max(worst, std::abs(link.hinge->rate() - wMax * (1 - std::exp(-t / T))));
     }
     EXPECT_LT(worst, 1e-6) << "t_m = " << tm;
-    std::printf("seed 001, t_m = %.1f s: worst |w_L - closed form| over 10 s = %.2e rad/s\n", tm, worst);
+    std::printf("seed 001, t_m = %.1f s: worst |w_L - closed form| over 10 s = %.2e rad/s\n", tm,
+                worst);
     // Rotor and link stay geared: w_m = r w_L.
     EXPECT_NEAR(link.motor->speed(), params.gearRatio * link.hinge->rate(), 1e-9);
   }
@@ -76,7 +79,8 @@ TEST(DcMotor, StallTorqueIsRTimesMsAndScalesWithVoltage) {
     const DcMotorParams params = wg7152(1.0);
     Link link(params);
     // Hold the link: weld it to the ground as well.
-    link.world.addJoint<FixedJoint>("clamp", World::kGround, link.body, Vec3(0.5, 0, 0), Vec3::UnitX());
+    link.world.addJoint<FixedJoint>("clamp", World::kGround, link.body, Vec3(0.5, 0, 0),
+                                    Vec3::UnitX());
     link.motor->setVoltage(u);
     for (int i = 0; i < 50; ++i) ASSERT_TRUE(link.world.step(kDt).ok);
     const double expected = params.gearRatio * params.stallTorque * u;  // 10 N m at u = 1
@@ -111,7 +115,8 @@ TEST(DcMotor, ArmatureInductanceGivesTheSecondOrderStepResponse) {
   link.motor->setVoltage(1.0);
   const double r = params.gearRatio;
   const double inertia = params.effectiveRotorInertia() + 30.833 / (r * r);
-  const double a = inertia * params.electricalTimeConstant, b = inertia, c = params.stallTorque / params.noLoadSpeed;
+  const double a = inertia * params.electricalTimeConstant, b = inertia,
+               c = params.stallTorque / params.noLoadSpeed;
   const std::complex<double> root = std::sqrt(std::complex<double>(b * b - 4 * a * c));
   const std::complex<double> s1 = (-b + root) / (2 * a), s2 = (-b - root) / (2 * a);
   const double wInf = params.noLoadSpeed / r;  // link side
@@ -119,11 +124,13 @@ TEST(DcMotor, ArmatureInductanceGivesTheSecondOrderStepResponse) {
   for (int i = 0; i < 1000; ++i) {
     ASSERT_TRUE(link.world.step(kDt).ok);
     const double t = link.world.time();
-    const double closed = wInf * (1.0 + ((s2 * std::exp(s1 * t) - s1 * std::exp(s2 * t)) / (s1 - s2)).real());
+    const double closed =
+        wInf * (1.0 + ((s2 * std::exp(s1 * t) - s1 * std::exp(s2 * t)) / (s1 - s2)).real());
     worst = std::max(worst, std::abs(link.hinge->rate() - closed));
   }
   EXPECT_LT(worst, 0.01 * wInf);
-  std::printf("T_e = 0.2 s step response: worst error %.2e rad/s (%.3f %% of w_inf)\n", worst, 100 * worst / wInf);
+  std::printf("T_e = 0.2 s step response: worst error %.2e rad/s (%.3f %% of w_inf)\n", worst,
+              100 * worst / wInf);
 }
 
 TEST(DcMotor, ReversalFollowsTheClosedFormThroughZero) {
@@ -196,8 +203,10 @@ TEST(Repeater, TwoJawGripperClosesSymmetricallyAndSqueezesWithTheMotorTorque) {
   d.name = "jaw2";
   d.position = Vec3(0.05, -0.05, 0);
   const BodyId jaw2 = world.addBody(d);
-  auto& hinge1 = world.addJoint<RevoluteJoint>("jaw1", World::kGround, jaw1, Vec3(0, 0.05, 0), Vec3::UnitZ());
-  auto& hinge2 = world.addJoint<RevoluteJoint>("jaw2", World::kGround, jaw2, Vec3(0, -0.05, 0), Vec3::UnitZ());
+  auto& hinge1 =
+      world.addJoint<RevoluteJoint>("jaw1", World::kGround, jaw1, Vec3(0, 0.05, 0), Vec3::UnitZ());
+  auto& hinge2 =
+      world.addJoint<RevoluteJoint>("jaw2", World::kGround, jaw2, Vec3(0, -0.05, 0), Vec3::UnitZ());
   hinge1.limit = {true, -1.0, 0.4};
   hinge2.limit = {true, -0.4, 1.0};
   DcMotorParams p;

@@ -69,9 +69,9 @@ double largestAxisExcursion(const Vec3& spin) {
 
 TEST(Integrator, SpinAboutMajorAndMinorAxesIsStableAndAboutTheIntermediateFlips) {
   const double tilt = 0.01;  // rad/s of perturbation on a 5 rad/s spin
-  EXPECT_LT(largestAxisExcursion(Vec3(5.0, tilt, tilt)), 0.05);       // minor axis
-  EXPECT_LT(largestAxisExcursion(Vec3(tilt, tilt, 5.0)), 0.05);       // major axis
-  EXPECT_GT(largestAxisExcursion(Vec3(tilt, 5.0, tilt)), 2.5);        // intermediate: it flips
+  EXPECT_LT(largestAxisExcursion(Vec3(5.0, tilt, tilt)), 0.05);  // minor axis
+  EXPECT_LT(largestAxisExcursion(Vec3(tilt, tilt, 5.0)), 0.05);  // major axis
+  EXPECT_GT(largestAxisExcursion(Vec3(tilt, 5.0, tilt)), 2.5);   // intermediate: it flips
 }
 
 }  // namespace

@@ -32,8 +32,8 @@ struct Door {
     d.angularVelocity = Vec3(0, 0, initialRate);
     d.linearVelocity = Vec3(0, initialRate * w / 2, 0);  // consistent with the hinge
     body = world.addBody(d);
-    hinge = &world.addJoint<RevoluteJoint>("hinge", World::kGround, body, Vec3::Zero(),
-                                           Vec3::UnitZ());
+    hinge =
+        &world.addJoint<RevoluteJoint>("hinge", World::kGround, body, Vec3::Zero(), Vec3::UnitZ());
     hinge->friction.torque = frictionTorque;
     inertiaAboutHinge = m * (w * w + t * t) / 12.0 + m * (w / 2) * (w / 2);
   }

@@ -33,7 +33,8 @@ BodyId addBar(World& world, const std::string& name = "bar") {
 TEST(JointLimits, RevoluteLimitHoldsTenTimesTheWeight) {
   World world;
   const BodyId bar = addBar(world);
-  auto& hinge = world.addJoint<RevoluteJoint>("hinge", World::kGround, bar, Vec3::Zero(), Vec3::UnitY());
+  auto& hinge =
+      world.addJoint<RevoluteJoint>("hinge", World::kGround, bar, Vec3::Zero(), Vec3::UnitY());
   hinge.limit = {true, -0.3, 0.3};
   // Gravity turns the bar about +y (tip down = positive angle) onto the upper limit; a tip load
   // of ten times its weight presses it there.
@@ -58,7 +59,8 @@ TEST(JointLimits, PrismaticLimitHoldsTenTimesTheWeight) {
   d.inertia = scenes::boxInertia(5.0, Vec3(0.2, 0.2, 0.2));
   d.position = Vec3(0, 0, 1);
   const BodyId carriage = world.addBody(d);
-  auto& slider = world.addJoint<PrismaticJoint>("lift", World::kGround, carriage, Vec3(0, 0, 1), Vec3::UnitZ());
+  auto& slider = world.addJoint<PrismaticJoint>("lift", World::kGround, carriage, Vec3(0, 0, 1),
+                                                Vec3::UnitZ());
   slider.limit = {true, -0.25, 0.25};
   for (int i = 0; i < 300; ++i) {
     world.body(carriage).force = Vec3(0, 0, -10 * 5.0 * kG);
@@ -113,7 +115,8 @@ TEST(JointTypes, CylindricalSlidesAndTurnsButHoldsTheRest) {
   d.linearVelocity = Vec3(0.5, 0, 0);
   d.angularVelocity = Vec3(3.0, 0, 0);
   const BodyId sleeve = world.addBody(d);
-  auto& joint = world.addJoint<CylindricalJoint>("sleeve", World::kGround, sleeve, Vec3::Zero(), Vec3::UnitX());
+  auto& joint = world.addJoint<CylindricalJoint>("sleeve", World::kGround, sleeve, Vec3::Zero(),
+                                                 Vec3::UnitX());
   for (int i = 0; i < 100; ++i) ASSERT_TRUE(world.step(kDt).ok);
   EXPECT_NEAR(joint.position(), 0.5, 1e-6);
   EXPECT_NEAR(world.body(sleeve).angularVelocity.x(), 3.0, 1e-6);
@@ -182,9 +185,10 @@ TEST(ClosedLoops, FiftyLinkRingHungFromTwoPinsStaysClosed) {
     peak = std::max(peak, world.largestAnchorSeparation());
   }
   EXPECT_LT(peak, 0.01);  // measured 8.4 mm in the first swing, the chain30 bound
-  EXPECT_LT(world.largestAnchorSeparation(), 1e-3);  // settled
+  EXPECT_LT(world.largestAnchorSeparation(), 1e-3);     // settled
   EXPECT_LT(world.kineticEnergy(), 50.0 * 9.81 * 0.5);  // bounded by the potential it can lose
-  std::printf("ring50: peak gap %.2f mm, gap at 5 s %.3f mm\n", 1000 * peak, 1000 * world.largestAnchorSeparation());
+  std::printf("ring50: peak gap %.2f mm, gap at 5 s %.3f mm\n", 1000 * peak,
+              1000 * world.largestAnchorSeparation());
 }
 
 }  // namespace

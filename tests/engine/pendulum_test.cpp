@@ -26,11 +26,14 @@ struct Pendulum {
     d.inertia = Mat3::Identity() * 0.4 * bobRadius * bobRadius;
     d.position = Vec3(length * std::sin(angle), 0, -length * std::cos(angle));
     bob = world.addBody(d);
-    hinge = &world.addJoint<RevoluteJoint>("pivot", World::kGround, bob, Vec3::Zero(), Vec3::UnitY());
+    hinge =
+        &world.addJoint<RevoluteJoint>("pivot", World::kGround, bob, Vec3::Zero(), Vec3::UnitY());
   }
 };
 
-double mechanicalEnergy(const World& w) { return w.kineticEnergy() + w.potentialEnergy(); }
+double mechanicalEnergy(const World& w) {
+  return w.kineticEnergy() + w.potentialEnergy();
+}
 
 TEST(Pendulum, SmallSwingPeriodMatchesClosedForm) {
   const double length = 1.0, amplitude = 5.0 * std::numbers::pi / 180.0, r = 0.01;
@@ -42,7 +45,9 @@ TEST(Pendulum, SmallSwingPeriodMatchesClosedForm) {
                         (1 + amplitude * amplitude / 16 + 11 * std::pow(amplitude, 4) / 3072);
   // Time the downward zero crossings of the angle (linear interpolation within a step).
   std::vector<double> crossings;
-  double previous = p.bob >= 0 ? std::atan2(p.world.body(p.bob).position.x(), -p.world.body(p.bob).position.z()) : 0;
+  double previous =
+      p.bob >= 0 ? std::atan2(p.world.body(p.bob).position.x(), -p.world.body(p.bob).position.z())
+                 : 0;
   while (p.world.time() < 10 * period) {
     ASSERT_TRUE(p.world.step(kDt).ok);
     const Vec3 x = p.world.body(p.bob).position;
@@ -61,7 +66,8 @@ TEST(Pendulum, DoublePendulumEnergyNeverGrowsAndLossIsSmall) {
   World world;
   const double l = 0.5, a = std::numbers::pi / 6;
   const Vec3 dir(std::sin(a), 0, -std::cos(a));
-  const Quat tilt(Eigen::AngleAxisd(-(std::numbers::pi / 2 - a), Vec3::UnitY()));  // x axis along dir
+  const Quat tilt(
+      Eigen::AngleAxisd(-(std::numbers::pi / 2 - a), Vec3::UnitY()));  // x axis along dir
   BodyId previous = World::kGround;
   for (int i = 0; i < 2; ++i) {
     RigidBodyDesc d;
@@ -85,8 +91,8 @@ TEST(Pendulum, DoublePendulumEnergyNeverGrowsAndLossIsSmall) {
   EXPECT_LT((highest - e0) / scale, 0.005);
   EXPECT_LT(loss, 0.05);  // goal of the issue: < 5 % per 20 s
   RecordProperty("energy_loss_over_20s", std::to_string(loss));
-  std::printf("double pendulum: energy loss over 20 s = %.3f %%, peak gain = %.4f %%\n",
-              100 * loss, 100 * (highest - e0) / scale);
+  std::printf("double pendulum: energy loss over 20 s = %.3f %%, peak gain = %.4f %%\n", 100 * loss,
+              100 * (highest - e0) / scale);
 }
 
 TEST(HingeChain, Chain30StaysClosedAndNeverGainsEnergy) {
@@ -104,8 +110,8 @@ TEST(HingeChain, Chain30StaysClosedAndNeverGainsEnergy) {
   }
   EXPECT_LT(peakGap, 0.01);  // the benchmark's goal is 1 mm; Bullet/ODE open 19-27 cm here
   EXPECT_LE(highest, e0 * (1 + 1e-9));
-  std::printf("chain30: peak anchor gap %.2f mm, energy at 10 s %.1f J of %.2f J\n",
-              1000 * peakGap, mechanicalEnergy(world) - zero, e0);
+  std::printf("chain30: peak anchor gap %.2f mm, energy at 10 s %.1f J of %.2f J\n", 1000 * peakGap,
+              mechanicalEnergy(world) - zero, e0);
 }
 
 /// Mean velocity iterations per step to reach 1e-8 N s on chain30 over 1 s. With gravity along
@@ -132,8 +138,9 @@ TEST(Solver, WarmStartingConvergesInFarFewerIterations) {
   const double warm = meanIterationsToConverge(true, Vec3(kG, 0, 0));
   const double coldFalling = meanIterationsToConverge(false, Vec3(0, 0, -kG));
   const double warmFalling = meanIterationsToConverge(true, Vec3(0, 0, -kG));
-  std::printf("chain30 iterations to 1e-8 N s: hanging cold %.1f warm %.1f; falling cold %.1f warm %.1f\n",
-              cold, warm, coldFalling, warmFalling);
+  std::printf(
+      "chain30 iterations to 1e-8 N s: hanging cold %.1f warm %.1f; falling cold %.1f warm %.1f\n",
+      cold, warm, coldFalling, warmFalling);
   EXPECT_LT(warm * 10.0, cold);  // hanging: measured ratio in the printout; asserted with margin
   EXPECT_LT(warmFalling, coldFalling);
 }

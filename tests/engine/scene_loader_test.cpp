@@ -89,46 +89,104 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"<world/>", "bad.xml:1: the root element must be <scene>"},
         BadScene{"<scene>\n</scene>", "bad.xml:1: empty scene: no <body>"},
         BadScene{"<scene>\n<frobnicate/>\n</scene>", "bad.xml:2: unknown element <frobnicate>"},
-        BadScene{"<scene>\n<body name='b' mass='1' colour='red'/>\n</scene>", "bad.xml:2: unknown attribute 'colour' on <body>"},
+        BadScene{"<scene>\n<body name='b' mass='1' colour='red'/>\n</scene>",
+                 "bad.xml:2: unknown attribute 'colour' on <body>"},
         BadScene{"<scene>\n<body mass='1'/>\n</scene>", "bad.xml:2: <body> needs attribute 'name'"},
-        BadScene{"<scene>\n<body name='b'><geom type='box' size='1 1 1'/></body>\n</scene>", "bad.xml:2: <body> needs attribute 'mass'"},
-        BadScene{"<scene>\n<body name='b' mass='-2'><geom type='box' size='1 1 1'/></body>\n</scene>", "bad.xml:2: mass must be positive"},
-        BadScene{"<scene>\n<body name='b' mass='abc'/>\n</scene>", "bad.xml:2: attribute 'mass': 'abc' is not a number"},
-        BadScene{"<scene>\n<body name='b' mass='inf'/>\n</scene>", "bad.xml:2: attribute 'mass': 'inf' is not finite"},
-        BadScene{"<scene>\n<body name='b' mass='1' inertia='1 0.1 0.1'/>\n</scene>", "inertia violates the triangle inequality"},
-        BadScene{"<scene>\n<body name='b' mass='1' inertia='1 -1 1'/>\n</scene>", "inertia tensor must be positive definite"},
-        BadScene{"<scene>\n<body name='b' mass='1'/>\n</scene>", "bad.xml:2: no inertia given and its geoms have no volume"},
-        BadScene{"<scene>\n<body name='b' mass='1' inertia='1 1'/>\n</scene>", "inertia must be 3 numbers"},
-        BadScene{"<scene>\n<body name='b' mass='1' pos='1 2'/>\n</scene>", "attribute 'pos' must be 3 numbers"},
+        BadScene{"<scene>\n<body name='b'><geom type='box' size='1 1 1'/></body>\n</scene>",
+                 "bad.xml:2: <body> needs attribute 'mass'"},
+        BadScene{
+            "<scene>\n<body name='b' mass='-2'><geom type='box' size='1 1 1'/></body>\n</scene>",
+            "bad.xml:2: mass must be positive"},
+        BadScene{"<scene>\n<body name='b' mass='abc'/>\n</scene>",
+                 "bad.xml:2: attribute 'mass': 'abc' is not a number"},
+        BadScene{"<scene>\n<body name='b' mass='inf'/>\n</scene>",
+                 "bad.xml:2: attribute 'mass': 'inf' is not finite"},
+        BadScene{"<scene>\n<body name='b' mass='1' inertia='1 0.1 0.1'/>\n</scene>",
+                 "inertia violates the triangle inequality"},
+        BadScene{"<scene>\n<body name='b' mass='1' inertia='1 -1 1'/>\n</scene>",
+                 "inertia tensor must be positive definite"},
+        BadScene{"<scene>\n<body name='b' mass='1'/>\n</scene>",
+                 "bad.xml:2: no inertia given and its geoms have no volume"},
+        BadScene{"<scene>\n<body name='b' mass='1' inertia='1 1'/>\n</scene>",
+                 "inertia must be 3 numbers"},
+        BadScene{"<scene>\n<body name='b' mass='1' pos='1 2'/>\n</scene>",
+                 "attribute 'pos' must be 3 numbers"},
         BadScene{"<scene>\n<body name='b' mass='1' quat='0 0 0 0'/>\n</scene>", "zero quaternion"},
-        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='blob'/></body>\n</scene>", "bad.xml:3: unknown geom type 'blob'"},
-        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='box' size='1 0 1'/></body>\n</scene>", "bad.xml:3: box size must be 3 positive numbers"},
-        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='sphere' radius='0'/></body>\n</scene>", "bad.xml:3: radius must be positive"},
-        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='mesh' file='missing.obj'/></body>\n</scene>", "bad.xml:3: mesh 'missing.obj': cannot open the file"},
-        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='box' size='1 1 1' material='steel'/></body>\n</scene>", "bad.xml:3: unknown material 'steel'"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<geom type='plane'/></body>\n</scene>", "bad.xml:3: shape on body 'b': plane shapes are for static bodies only"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint name='j' type='hinge'/></body>\n</scene>", "bad.xml:3: unknown joint type 'hinge'"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint name='j' type='revolute' axis='0 0 0'/></body>\n</scene>", "bad.xml:3: joint axis is zero"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint name='j' type='revolute' range='1 -1'/></body>\n</scene>", "bad.xml:3: range must be two increasing numbers"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint name='j' type='revolute' friction='-3'/></body>\n</scene>", "friction must be one or two non-negative numbers"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n</scene>", "bad.xml:3: duplicate body name 'b'"},
-        BadScene{"<scene>\n<material name='m'/>\n<material name='m'/>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n</scene>", "bad.xml:3: duplicate material 'm'"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<motor name='m' joint='nope' stall_torque='1' no_load_speed='1' time_constant='1'/>\n</scene>", "bad.xml:3: motor 'm': unknown joint 'nope'"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='j' type='revolute'/></body>\n<motor name='m' joint='j' stall_torque='1' no_load_speed='1'/>\n</scene>", "bad.xml:3: motor 'm': needs rotor_inertia or time_constant"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='j' type='revolute'/></body>\n<repeater motor='x' joint='j' ratio='-1'/>\n</scene>", "bad.xml:3: repeater: unknown motor 'x'"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<camera name='c' body='nobody'/>\n</scene>", "bad.xml:3: camera 'c': unknown body 'nobody'"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<scheme>\n<block type='gain' name='g' k='1' inputs='in=g'/>\n</scheme>\n</scene>", "bad.xml:4: block 'g' (gain, line 4): algebraic loop g -> g"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<scheme>\n<block type='input' name='i' channel='stick'/>\n</scheme>\n</scene>", "bad.xml:4: block 'i' (input, line 4): unknown channel 'stick'"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<console>\n<knob name='k'/>\n</console>\n</scene>", "bad.xml:4: unknown console control <knob>"},
-        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<console>\n<toggle name='a' channel='c'/>\n<button name='b' channel='c'/>\n</console>\n</scene>", "bad.xml:5: channel 'c' is fed by two controls"},
-        BadScene{"<scene>\n<world step='0'/>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n</scene>", "bad.xml:2: need 0 < step <= frame"}));
+        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='blob'/></body>\n</scene>",
+                 "bad.xml:3: unknown geom type 'blob'"},
+        BadScene{
+            "<scene>\n<body name='b' mass='1'>\n<geom type='box' size='1 0 1'/></body>\n</scene>",
+            "bad.xml:3: box size must be 3 positive numbers"},
+        BadScene{
+            "<scene>\n<body name='b' mass='1'>\n<geom type='sphere' radius='0'/></body>\n</scene>",
+            "bad.xml:3: radius must be positive"},
+        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='mesh' "
+                 "file='missing.obj'/></body>\n</scene>",
+                 "bad.xml:3: mesh 'missing.obj': cannot open the file"},
+        BadScene{"<scene>\n<body name='b' mass='1'>\n<geom type='box' size='1 1 1' "
+                 "material='steel'/></body>\n</scene>",
+                 "bad.xml:3: unknown material 'steel'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<geom "
+                 "type='plane'/></body>\n</scene>",
+                 "bad.xml:3: shape on body 'b': plane shapes are for static bodies only"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint "
+                 "name='j' type='hinge'/></body>\n</scene>",
+                 "bad.xml:3: unknown joint type 'hinge'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint "
+                 "name='j' type='revolute' axis='0 0 0'/></body>\n</scene>",
+                 "bad.xml:3: joint axis is zero"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint "
+                 "name='j' type='revolute' range='1 -1'/></body>\n</scene>",
+                 "bad.xml:3: range must be two increasing numbers"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/>\n<joint "
+                 "name='j' type='revolute' friction='-3'/></body>\n</scene>",
+                 "friction must be one or two non-negative numbers"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<body "
+                 "name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n</scene>",
+                 "bad.xml:3: duplicate body name 'b'"},
+        BadScene{"<scene>\n<material name='m'/>\n<material name='m'/>\n<body name='b' "
+                 "mass='1'><geom type='box' size='1 1 1'/></body>\n</scene>",
+                 "bad.xml:3: duplicate material 'm'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<motor "
+                 "name='m' joint='nope' stall_torque='1' no_load_speed='1' "
+                 "time_constant='1'/>\n</scene>",
+                 "bad.xml:3: motor 'm': unknown joint 'nope'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='j' "
+                 "type='revolute'/></body>\n<motor name='m' joint='j' stall_torque='1' "
+                 "no_load_speed='1'/>\n</scene>",
+                 "bad.xml:3: motor 'm': needs rotor_inertia or time_constant"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='j' "
+                 "type='revolute'/></body>\n<repeater motor='x' joint='j' ratio='-1'/>\n</scene>",
+                 "bad.xml:3: repeater: unknown motor 'x'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<camera "
+                 "name='c' body='nobody'/>\n</scene>",
+                 "bad.xml:3: camera 'c': unknown body 'nobody'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 "
+                 "1'/></body>\n<scheme>\n<block type='gain' name='g' k='1' "
+                 "inputs='in=g'/>\n</scheme>\n</scene>",
+                 "bad.xml:4: block 'g' (gain, line 4): algebraic loop g -> g"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 "
+                 "1'/></body>\n<scheme>\n<block type='input' name='i' "
+                 "channel='stick'/>\n</scheme>\n</scene>",
+                 "bad.xml:4: block 'i' (input, line 4): unknown channel 'stick'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 "
+                 "1'/></body>\n<console>\n<knob name='k'/>\n</console>\n</scene>",
+                 "bad.xml:4: unknown console control <knob>"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 "
+                 "1'/></body>\n<console>\n<toggle name='a' channel='c'/>\n<button name='b' "
+                 "channel='c'/>\n</console>\n</scene>",
+                 "bad.xml:5: channel 'c' is fed by two controls"},
+        BadScene{"<scene>\n<world step='0'/>\n<body name='b' mass='1'><geom type='box' size='1 1 "
+                 "1'/></body>\n</scene>",
+                 "bad.xml:2: need 0 < step <= frame"}));
 
 TEST(SceneLoader, MissingFileIsAClearError) {
   try {
     loadScene("/no/such/scene.xml");
     FAIL();
   } catch (const SceneError& e) {
-    EXPECT_NE(std::string(e.what()).find("/no/such/scene.xml:0: cannot open the file"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("/no/such/scene.xml:0: cannot open the file"),
+              std::string::npos);
   }
 }
 

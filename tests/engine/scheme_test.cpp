@@ -42,8 +42,8 @@ struct Drive {
       d.inertia = Vec3(loadInertia / 2, loadInertia / 2, loadInertia).asDiagonal();
       d.position = Vec3(i, 0, 0);
       const BodyId id = world.addBody(d);
-      joints.push_back(&world.addJoint<RevoluteJoint>("j" + std::to_string(i + 1), World::kGround, id,
-                                                      d.position, Vec3::UnitZ()));
+      joints.push_back(&world.addJoint<RevoluteJoint>("j" + std::to_string(i + 1), World::kGround,
+                                                      id, d.position, Vec3::UnitZ()));
       motors.push_back(&world.addMotor("m" + std::to_string(i + 1), *joints.back(), params()));
     }
   }
@@ -133,22 +133,30 @@ TEST(Scheme, PidPositionLoopThroughAMotorMatchesItsDerivedReference) {
   Scheme scheme = Scheme::compile(desc, drive.world, {});
   const DcMotorParams p = Drive::params();
   const double r = p.gearRatio;
-  ReferenceLoop reference{kp, ki, kd, filter, p.noLoadSpeed / r,
-                          (0.05 + r * r * p.effectiveRotorInertia()) * p.noLoadSpeed / (r * r * p.stallTorque)};
+  ReferenceLoop reference{
+      kp,
+      ki,
+      kd,
+      filter,
+      p.noLoadSpeed / r,
+      (0.05 + r * r * p.effectiveRotorInertia()) * p.noLoadSpeed / (r * r * p.stallTorque)};
   double worst = 0.0;
-  const StepResponse engine = measure([&] { return drive.joints[0]->position(); },
-                                      [&] {
-                                        scheme.step({}, kDt);
-                                        ASSERT_TRUE(drive.world.step(kDt).ok);
-                                        reference.step(setpoint);
-                                        worst = std::max(worst, std::abs(drive.joints[0]->position() - reference.angle));
-                                      },
-                                      setpoint);
+  const StepResponse engine =
+      measure([&] { return drive.joints[0]->position(); },
+              [&] {
+                scheme.step({}, kDt);
+                ASSERT_TRUE(drive.world.step(kDt).ok);
+                reference.step(setpoint);
+                worst = std::max(worst, std::abs(drive.joints[0]->position() - reference.angle));
+              },
+              setpoint);
   ReferenceLoop again = ReferenceLoop{kp, ki, kd, filter, reference.K, reference.T};
-  const StepResponse expected = measure([&] { return again.angle; }, [&] { again.step(setpoint); }, setpoint);
-  std::printf("PID loop: overshoot %.4f rad (reference %.4f), settling %.2f s (reference %.2f), worst "
-              "angle difference %.2e rad\n", engine.overshoot, expected.overshoot, engine.settling,
-              expected.settling, worst);
+  const StepResponse expected =
+      measure([&] { return again.angle; }, [&] { again.step(setpoint); }, setpoint);
+  std::printf(
+      "PID loop: overshoot %.4f rad (reference %.4f), settling %.2f s (reference %.2f), worst "
+      "angle difference %.2e rad\n",
+      engine.overshoot, expected.overshoot, engine.settling, expected.settling, worst);
   ASSERT_GT(expected.overshoot, 0.02);  // the tuning really overshoots: the check has teeth
   EXPECT_NEAR(engine.overshoot, expected.overshoot, 0.005);
   // Positions differ only by the engine's semi-implicit position update (r += dt w(t+dt)), which
@@ -201,7 +209,9 @@ TEST(Scheme, AlgebraicLoopIsRejectedWithItsBlocksAndAUnitDelayMakesItRun) {
   } catch (const SchemeError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("algebraic loop"), std::string::npos) << what;
-    EXPECT_TRUE(what.find("s -> a -> s") != std::string::npos || what.find("a -> s -> a") != std::string::npos) << what;
+    EXPECT_TRUE(what.find("s -> a -> s") != std::string::npos ||
+                what.find("a -> s -> a") != std::string::npos)
+        << what;
   }
   SchemeDesc delayed = loop;
   delayed.blocks[2].inputs["in"] = "d";
@@ -223,18 +233,24 @@ TEST(Scheme, BadSchemesNameTheBlock) {
   };
   SchemeDesc d;
   d.blocks = {block("frobnicate", "f")};
-  EXPECT_NE(error(d).find("block 'f' (frobnicate): unknown block type"), std::string::npos) << error(d);
+  EXPECT_NE(error(d).find("block 'f' (frobnicate): unknown block type"), std::string::npos)
+      << error(d);
   d.blocks = {block("input", "i", {{"channel", "nope"}})};
-  EXPECT_NE(error(d).find("block 'i' (input): unknown channel 'nope'"), std::string::npos) << error(d);
-  d.blocks = {block("input", "i", {{"channel", "stick"}}), block("gain", "g", {{"k", "2"}}, {{"inn", "i"}})};
-  EXPECT_NE(error(d).find("block 'g' (gain): unknown input port 'inn'"), std::string::npos) << error(d);
+  EXPECT_NE(error(d).find("block 'i' (input): unknown channel 'nope'"), std::string::npos)
+      << error(d);
+  d.blocks = {block("input", "i", {{"channel", "stick"}}),
+              block("gain", "g", {{"k", "2"}}, {{"inn", "i"}})};
+  EXPECT_NE(error(d).find("block 'g' (gain): unknown input port 'inn'"), std::string::npos)
+      << error(d);
   d.blocks = {block("gain", "g", {{"k", "x2"}}, {{"in", "g"}})};
   EXPECT_NE(error(d).find("'x2' is not a finite number"), std::string::npos) << error(d);
-  d.blocks = {block("constant", "c", {{"value", "1"}}), block("motor", "m", {{"motor", "m9"}}, {{"in", "c"}})};
+  d.blocks = {block("constant", "c", {{"value", "1"}}),
+              block("motor", "m", {{"motor", "m9"}}, {{"in", "c"}})};
   EXPECT_NE(error(d).find("block 'm' (motor): unknown motor 'm9'"), std::string::npos) << error(d);
   d.blocks = {block("sensor", "s", {{"probe", "joint.j1.speed"}})};
   EXPECT_NE(error(d).find("joints have position rate force"), std::string::npos) << error(d);
-  d.blocks = {block("constant", "c", {{"value", "1"}}), block("gain", "g", {{"k", "1"}}, {{"in", "c.y"}})};
+  d.blocks = {block("constant", "c", {{"value", "1"}}),
+              block("gain", "g", {{"k", "1"}}, {{"in", "c.y"}})};
   EXPECT_NE(error(d).find("unknown output 'c.y'"), std::string::npos) << error(d);
   d.blocks = {block("gain", "g", {{"k", "1"}})};
   EXPECT_NE(error(d).find("input 'in' is not connected"), std::string::npos) << error(d);
@@ -245,21 +261,22 @@ TEST(Scheme, BadSchemesNameTheBlock) {
 TEST(Scheme, StatefulBlocksFollowTheirDefinitions) {
   World world;
   SchemeDesc d;
-  d.blocks = {block("input", "u", {{"channel", "c"}}),
-              block("lag", "lag", {{"time_constant", "0.5"}}, {{"in", "u"}}),
-              block("integrator", "int", {{"min", "-1"}, {"max", "0.3"}}, {{"in", "u"}}),
-              block("rate_limiter", "rl", {{"rate", "2"}}, {{"in", "u"}}),
-              block("toggle", "tg", {}, {{"in", "u"}}),
-              block("lookup", "lut", {{"x", "0 1 2"}, {"y", "0 10 0"}}, {{"in", "u"}}),
-              block("deadzone", "dz", {{"width", "0.2"}}, {{"in", "u"}}),
-              block("comparator", "cmp", {{"op", ">"}, {"hysteresis", "0.1"}}, {{"a", "u"}, {"b", "half"}}),
-              block("constant", "half", {{"value", "0.5"}})};
+  d.blocks = {
+      block("input", "u", {{"channel", "c"}}),
+      block("lag", "lag", {{"time_constant", "0.5"}}, {{"in", "u"}}),
+      block("integrator", "int", {{"min", "-1"}, {"max", "0.3"}}, {{"in", "u"}}),
+      block("rate_limiter", "rl", {{"rate", "2"}}, {{"in", "u"}}),
+      block("toggle", "tg", {}, {{"in", "u"}}),
+      block("lookup", "lut", {{"x", "0 1 2"}, {"y", "0 10 0"}}, {{"in", "u"}}),
+      block("deadzone", "dz", {{"width", "0.2"}}, {{"in", "u"}}),
+      block("comparator", "cmp", {{"op", ">"}, {"hysteresis", "0.1"}}, {{"a", "u"}, {"b", "half"}}),
+      block("constant", "half", {{"value", "0.5"}})};
   Scheme s = Scheme::compile(d, world, {"c"});
   for (int i = 0; i < 100; ++i) s.step(std::vector<double>{1.0}, kDt);  // 1 s of u = 1
   EXPECT_NEAR(s.signal("lag"), 1 - std::exp(-1.0 / 0.5), 1e-12);  // exact first-order response
-  EXPECT_NEAR(s.signal("int"), 0.3, 1e-12);                     // clamped at max
-  EXPECT_NEAR(s.signal("rl"), 1.0, 1e-12);                      // reached after 0.5 s
-  EXPECT_EQ(s.signal("tg"), 1.0);                               // one rising edge
+  EXPECT_NEAR(s.signal("int"), 0.3, 1e-12);                       // clamped at max
+  EXPECT_NEAR(s.signal("rl"), 1.0, 1e-12);                        // reached after 0.5 s
+  EXPECT_EQ(s.signal("tg"), 1.0);                                 // one rising edge
   EXPECT_NEAR(s.signal("lut"), 10.0, 1e-12);
   EXPECT_NEAR(s.signal("dz"), 1.0, 1e-12);
   EXPECT_EQ(s.signal("cmp"), 1.0);

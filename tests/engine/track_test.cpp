@@ -59,8 +59,8 @@ TEST(Tracks, OppositeVoltagesTurnInPlace) {
   const Vec3 start = world.body(v.hull).position;
   for (int i = 0; i < 300; ++i) ASSERT_TRUE(world.step(kDt).ok);
   const RigidBody& hull = world.body(v.hull);
-  EXPECT_GT(hull.angularVelocity.z(), 0.1);                         // turning
-  EXPECT_LT((hull.position - start).head<2>().norm(), 0.05);        // in place
+  EXPECT_GT(hull.angularVelocity.z(), 0.1);                   // turning
+  EXPECT_LT((hull.position - start).head<2>().norm(), 0.05);  // in place
   EXPECT_GT(std::abs(yaw(hull.orientation)), 0.3);
 }
 

@@ -2,4 +2,6 @@
 
 #include "impetus/version.h"
 
-TEST(Version, IsSemantic) { EXPECT_STREQ(impetus::version(), "0.1.0"); }
+TEST(Version, IsSemantic) {
+  EXPECT_STREQ(impetus::version(), "0.1.0");
+}

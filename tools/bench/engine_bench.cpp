@@ -29,7 +29,8 @@ void stepScene(benchmark::State& state, Build build) {
     benchmark::DoNotOptimize(world->step(0.01));
     ++steps;
   }
-  state.counters["steps/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["steps/s"] =
+      benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["rows"] = world->statistics().rows;
 }
 
@@ -86,7 +87,8 @@ void Pyramid20(benchmark::State& state) {
   stepScene(state, [](World& w) {
     addGround(w, 0.8);
     for (int row = 0, base = 6; row < 5; ++row, --base)
-      for (int j = 0; j < base; ++j) addCube(w, Vec3((j - (base - 1) / 2.0) * 0.51, 0, 0.25 + 0.5 * row));
+      for (int j = 0; j < base; ++j)
+        addCube(w, Vec3((j - (base - 1) / 2.0) * 0.51, 0, 0.25 + 0.5 * row));
   });
 }
 /// The tracked test vehicle driving a curve.
@@ -120,13 +122,25 @@ void Scheme200(benchmark::State& state) {
   const std::string stick = previous;
   while (desc.blocks.size() < 200) {
     switch (desc.blocks.size() % 6) {
-      case 0: previous = add("gain", {{"k", "0.9"}}, {{"in", previous}}); break;
-      case 1: previous = add("lag", {{"time_constant", "0.1"}}, {{"in", previous}}); break;
-      case 2: previous = add("pid", {{"kp", "1"}, {"ki", "0.1"}, {"kd", "0.01"}, {"filter", "0.02"}},
-                             {{"setpoint", previous}, {"measurement", stick}}); break;
-      case 3: previous = add("saturation", {}, {{"in", previous}}); break;
-      case 4: previous = add("sum", {{"signs", "+-"}}, {{"in1", previous}, {"in2", stick}}); break;
-      default: previous = add("rate_limiter", {{"rate", "5"}}, {{"in", previous}}); break;
+      case 0:
+        previous = add("gain", {{"k", "0.9"}}, {{"in", previous}});
+        break;
+      case 1:
+        previous = add("lag", {{"time_constant", "0.1"}}, {{"in", previous}});
+        break;
+      case 2:
+        previous = add("pid", {{"kp", "1"}, {"ki", "0.1"}, {"kd", "0.01"}, {"filter", "0.02"}},
+                       {{"setpoint", previous}, {"measurement", stick}});
+        break;
+      case 3:
+        previous = add("saturation", {}, {{"in", previous}});
+        break;
+      case 4:
+        previous = add("sum", {{"signs", "+-"}}, {{"in1", previous}, {"in2", stick}});
+        break;
+      default:
+        previous = add("rate_limiter", {{"rate", "5"}}, {{"in", previous}});
+        break;
     }
   }
   Scheme scheme = Scheme::compile(desc, world, {"stick"});

@@ -1,6 +1,7 @@
 // impetus-sim: the headless simulator.
 //   impetus-sim validate SCENE.xml
-//   impetus-sim run SCENE.xml --duration S [--voltage MOTOR=U ...] [--probe NAME ...] [--csv OUT.csv]
+//   impetus-sim run SCENE.xml --duration S [--voltage MOTOR=U ...] [--probe NAME ...] [--csv
+//   OUT.csv]
 //                             [--deterministic]
 // Exit codes: 0 ok, 1 bad input (the message names file, line and problem), 2 internal error.
 #include <cmath>
@@ -25,26 +26,31 @@ struct BadInput : std::runtime_error {
 };
 
 void usage() {
-  std::fprintf(stderr,
-               "usage: impetus-sim validate SCENE.xml\n"
-               "       impetus-sim run SCENE.xml --duration S [--voltage MOTOR=U ...] [--probe NAME ...]\n"
-               "                       [--csv OUT.csv] [--deterministic]\n"
-               "       impetus-sim --version\n");
+  std::fprintf(
+      stderr,
+      "usage: impetus-sim validate SCENE.xml\n"
+      "       impetus-sim run SCENE.xml --duration S [--voltage MOTOR=U ...] [--probe NAME ...]\n"
+      "                       [--csv OUT.csv] [--deterministic]\n"
+      "       impetus-sim --version\n");
 }
 
 double parseNumber(const std::string& text, const std::string& what) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || !std::isfinite(v)) throw BadInput(what + ": '" + text + "' is not a number");
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(v))
+    throw BadInput(what + ": '" + text + "' is not a number");
   return v;
 }
 
 int validate(const std::string& path) {
   const LoadedScene s = loadScene(path);
   int geoms = static_cast<int>(s.geoms.size());
-  std::printf("%s: scene '%s': %d bodies, %d joints, %d motors, %d geoms, %d scheme blocks, %zu console controls\n",
-              path.c_str(), s.name.c_str(), s.world->bodyCount() - 1, s.world->jointCount(), s.world->motorCount(),
-              geoms, s.scheme ? s.scheme->blockCount() : 0, s.console.controls.size());
+  std::printf(
+      "%s: scene '%s': %d bodies, %d joints, %d motors, %d geoms, %d scheme blocks, %zu console "
+      "controls\n",
+      path.c_str(), s.name.c_str(), s.world->bodyCount() - 1, s.world->jointCount(),
+      s.world->motorCount(), geoms, s.scheme ? s.scheme->blockCount() : 0,
+      s.console.controls.size());
   return 0;
 }
 
@@ -65,7 +71,8 @@ int run(const std::string& path, const std::vector<std::string>& args) {
       const std::string v = value("--voltage");
       const size_t eq = v.find('=');
       if (eq == std::string::npos) throw BadInput("--voltage takes MOTOR=U, got '" + v + "'");
-      voltages.emplace_back(v.substr(0, eq), parseNumber(v.substr(eq + 1), "--voltage " + v.substr(0, eq)));
+      voltages.emplace_back(v.substr(0, eq),
+                            parseNumber(v.substr(eq + 1), "--voltage " + v.substr(0, eq)));
     } else if (args[i] == "--probe") {
       probes.push_back(value("--probe"));
     } else if (args[i] == "--csv") {
@@ -121,7 +128,8 @@ int run(const std::string& path, const std::vector<std::string>& args) {
   }
   if (csv) std::fclose(csv);
   std::printf("%s: ran %ld steps (%.3f s)", path.c_str(), steps, world.time());
-  for (size_t k = 0; k < probes.size(); ++k) std::printf(", %s = %.9g", probes[k].c_str(), readers[k]());
+  for (size_t k = 0; k < probes.size(); ++k)
+    std::printf(", %s = %.9g", probes[k].c_str(), readers[k]());
   std::printf("\n");
   return 0;
 }

@@ -1,7 +1,7 @@
 #include "collision_world.h"
 
-#include <btBulletCollisionCommon.h>
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+#include <btBulletCollisionCommon.h>
 
 #include <algorithm>
 #include <set>
@@ -11,9 +11,15 @@
 namespace impetus {
 namespace {
 
-btVector3 bt(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
-Vec3 toVec3(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
-btQuaternion bt(const Quat& q) { return {q.x(), q.y(), q.z(), q.w()}; }
+btVector3 bt(const Vec3& v) {
+  return {v.x(), v.y(), v.z()};
+}
+Vec3 toVec3(const btVector3& v) {
+  return {v.x(), v.y(), v.z()};
+}
+btQuaternion bt(const Quat& q) {
+  return {q.x(), q.y(), q.z(), q.w()};
+}
 
 /// One body's collision object and the shapes it owns.
 struct BodyObject {
@@ -40,7 +46,8 @@ struct BodyObject {
 };
 
 std::uint64_t pairKey(BodyId a, BodyId b) {
-  const auto lo = static_cast<std::uint64_t>(std::min(a, b)), hi = static_cast<std::uint64_t>(std::max(a, b));
+  const auto lo = static_cast<std::uint64_t>(std::min(a, b)),
+             hi = static_cast<std::uint64_t>(std::max(a, b));
   return (hi << 32) | lo;
 }
 
@@ -63,8 +70,9 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     configuration.setConvexConvexMultipointIterations(5, 4);
     // Speculative contacts need points before the bodies touch: an absolute margin (Bullet's
     // default scales it with the shape, 2 mm for a 10 cm ball) covering 5 m/s at a 10 ms step.
-    dispatcher.setDispatcherFlags(dispatcher.getDispatcherFlags() &
-                                  ~btCollisionDispatcher::CD_USE_RELATIVE_CONTACT_BREAKING_THRESHOLD);
+    dispatcher.setDispatcherFlags(
+        dispatcher.getDispatcherFlags() &
+        ~btCollisionDispatcher::CD_USE_RELATIVE_CONTACT_BREAKING_THRESHOLD);
     gContactBreakingThreshold = kContactMargin;
   }
   static constexpr double kContactMargin = 0.05;  // m
@@ -85,7 +93,8 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
 
   std::unique_ptr<btCollisionShape> makeShape(BodyObject& o, const ShapeDesc& s, bool dynamic) {
     const auto staticOnly = [&](const char* what) {
-      if (dynamic) throw std::invalid_argument(std::string(what) + " shapes are for static bodies only");
+      if (dynamic)
+        throw std::invalid_argument(std::string(what) + " shapes are for static bodies only");
     };
     switch (s.type) {
       case ShapeType::Plane:
@@ -98,13 +107,16 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
         if (!(s.radius > 0.0)) throw std::invalid_argument("sphere radius must be positive");
         return std::make_unique<btSphereShape>(s.radius);
       case ShapeType::Capsule:
-        if (!(s.radius > 0.0) || !(s.length >= 0.0)) throw std::invalid_argument("capsule radius/length invalid");
+        if (!(s.radius > 0.0) || !(s.length >= 0.0))
+          throw std::invalid_argument("capsule radius/length invalid");
         return std::make_unique<btCapsuleShapeZ>(s.radius, s.length);
       case ShapeType::Cylinder:
-        if (!(s.radius > 0.0) || !(s.length > 0.0)) throw std::invalid_argument("cylinder radius/length invalid");
+        if (!(s.radius > 0.0) || !(s.length > 0.0))
+          throw std::invalid_argument("cylinder radius/length invalid");
         return std::make_unique<btCylinderShapeZ>(btVector3(s.radius, s.radius, 0.5 * s.length));
       case ShapeType::ConvexHull: {
-        if (s.vertices.size() < 4) throw std::invalid_argument("a convex hull needs at least 4 vertices");
+        if (s.vertices.size() < 4)
+          throw std::invalid_argument("a convex hull needs at least 4 vertices");
         auto hull = std::make_unique<btConvexHullShape>();
         for (const Vec3& v : s.vertices) hull->addPoint(bt(v), false);
         hull->recalcLocalAabb();
@@ -116,7 +128,8 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
         if (s.vertices.empty() || s.triangles.size() < 3 || s.triangles.size() % 3)
           throw std::invalid_argument("a mesh needs vertices and 3 indices per triangle");
         for (int i : s.triangles)
-          if (i < 0 || i >= static_cast<int>(s.vertices.size())) throw std::invalid_argument("mesh index out of range");
+          if (i < 0 || i >= static_cast<int>(s.vertices.size()))
+            throw std::invalid_argument("mesh index out of range");
         auto& v = o.meshVertices.emplace_back();
         for (const Vec3& p : s.vertices) v.insert(v.end(), {p.x(), p.y(), p.z()});
         auto& idx = o.meshIndices.emplace_back(s.triangles);
@@ -135,12 +148,14 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
       }
       case ShapeType::Heightfield: {
         staticOnly("heightfield");
-        if (s.rows < 2 || s.columns < 2 || static_cast<int>(s.heights.size()) != s.rows * s.columns || !(s.cellSize > 0))
-          throw std::invalid_argument("heightfield needs rows, columns >= 2, rows*columns heights, cell size > 0");
+        if (s.rows < 2 || s.columns < 2 ||
+            static_cast<int>(s.heights.size()) != s.rows * s.columns || !(s.cellSize > 0))
+          throw std::invalid_argument(
+              "heightfield needs rows, columns >= 2, rows*columns heights, cell size > 0");
         auto& h = o.heightData.emplace_back(s.heights);
         const auto [lo, hi] = std::minmax_element(h.begin(), h.end());
-        auto field = std::make_unique<btHeightfieldTerrainShape>(s.rows, s.columns, h.data(), 1.0, *lo, *hi, 2,
-                                                                 PHY_DOUBLE, false);
+        auto field = std::make_unique<btHeightfieldTerrainShape>(s.rows, s.columns, h.data(), 1.0,
+                                                                 *lo, *hi, 2, PHY_DOUBLE, false);
         field->setLocalScaling(btVector3(s.cellSize, s.cellSize, 1.0));
         return field;
       }
@@ -152,11 +167,14 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
 CollisionWorld::CollisionWorld() : impl_(std::make_unique<Impl>()) {}
 CollisionWorld::~CollisionWorld() = default;
 
-bool CollisionWorld::empty() const { return impl_->objects.empty(); }
+bool CollisionWorld::empty() const {
+  return impl_->objects.empty();
+}
 
 void CollisionWorld::addShape(BodyId id, const RigidBody& body, const ShapeDesc& shape) {
   Impl& w = *impl_;
-  if (static_cast<size_t>(id) >= w.byBody.size()) w.byBody.resize(static_cast<size_t>(id) + 1, nullptr);
+  if (static_cast<size_t>(id) >= w.byBody.size())
+    w.byBody.resize(static_cast<size_t>(id) + 1, nullptr);
   BodyObject* o = w.byBody[static_cast<size_t>(id)];
   if (!o) {
     w.objects.push_back(std::make_unique<BodyObject>());
@@ -167,8 +185,10 @@ void CollisionWorld::addShape(BodyId id, const RigidBody& body, const ShapeDesc&
     o->object->setUserIndex(id);
     o->compound = std::make_unique<btCompoundShape>(false);
     o->object->setCollisionShape(o->compound.get());
-    if (body.type == BodyType::Static) o->object->setCollisionFlags(btCollisionObject::CF_STATIC_OBJECT);
-    if (body.type == BodyType::Kinematic) o->object->setCollisionFlags(btCollisionObject::CF_KINEMATIC_OBJECT);
+    if (body.type == BodyType::Static)
+      o->object->setCollisionFlags(btCollisionObject::CF_STATIC_OBJECT);
+    if (body.type == BodyType::Kinematic)
+      o->object->setCollisionFlags(btCollisionObject::CF_KINEMATIC_OBJECT);
     w.byBody[static_cast<size_t>(id)] = o;
   } else {
     w.world.removeCollisionObject(o->object.get());
@@ -180,7 +200,8 @@ void CollisionWorld::addShape(BodyId id, const RigidBody& body, const ShapeDesc&
   btTransform local(bt(shape.orientation.normalized()), bt(shape.position));
   o->compound->addChildShape(local, o->shapes.back().get());
   o->object->setWorldTransform(btTransform(bt(body.orientation), bt(body.position)));
-  w.world.addCollisionObject(o->object.get(), btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter);
+  w.world.addCollisionObject(o->object.get(), btBroadphaseProxy::DefaultFilter,
+                             btBroadphaseProxy::AllFilter);
 }
 
 void CollisionWorld::setPairEnabled(BodyId a, BodyId b, bool enabled) {
@@ -191,7 +212,8 @@ void CollisionWorld::setPairEnabled(BodyId a, BodyId b, bool enabled) {
     w.disabledPairs.insert(pairKey(a, b));
   // The broadphase may already hold the pair (or have skipped it): bring it in line now.
   const auto object = [&](BodyId id) -> btCollisionObject* {
-    if (id < 0 || static_cast<size_t>(id) >= w.byBody.size() || !w.byBody[static_cast<size_t>(id)]) return nullptr;
+    if (id < 0 || static_cast<size_t>(id) >= w.byBody.size() || !w.byBody[static_cast<size_t>(id)])
+      return nullptr;
     return w.byBody[static_cast<size_t>(id)]->object.get();
   };
   btCollisionObject* oa = object(a);
@@ -201,7 +223,8 @@ void CollisionWorld::setPairEnabled(BodyId a, BodyId b, bool enabled) {
   if (enabled)
     cache->addOverlappingPair(oa->getBroadphaseHandle(), ob->getBroadphaseHandle());
   else
-    cache->removeOverlappingPair(oa->getBroadphaseHandle(), ob->getBroadphaseHandle(), &w.dispatcher);
+    cache->removeOverlappingPair(oa->getBroadphaseHandle(), ob->getBroadphaseHandle(),
+                                 &w.dispatcher);
 }
 
 void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTable& materials,
@@ -235,7 +258,8 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
       const Material mat = materials.combine(oa->material(p.m_index0), ob->material(p.m_index1));
       const ShapeDesc* sa = oa->shape(p.m_index0);
       const ShapeDesc* sb = ob->shape(p.m_index1);
-      const ShapeDesc* track = sb && sb->trackMotor >= 0 ? sb : (sa && sa->trackMotor >= 0 ? sa : nullptr);
+      const ShapeDesc* track =
+          sb && sb->trackMotor >= 0 ? sb : (sa && sa->trackMotor >= 0 ? sa : nullptr);
       if (track) {
         c.trackMotor = track->trackMotor;
         c.trackOnB = track == sb;

@@ -12,7 +12,8 @@ void check(const Material& m) {
   };
   if (!(m.friction >= 0.0) || !std::isfinite(m.friction)) bad("friction must be >= 0");
   if (!(m.restitution >= 0.0 && m.restitution <= 1.0)) bad("restitution must be in [0, 1]");
-  if (!(m.rolling >= 0.0) || !(m.spinning >= 0.0) || !std::isfinite(m.rolling) || !std::isfinite(m.spinning))
+  if (!(m.rolling >= 0.0) || !(m.spinning >= 0.0) || !std::isfinite(m.rolling) ||
+      !std::isfinite(m.spinning))
     bad("rolling and spinning must be >= 0 (m)");
 }
 

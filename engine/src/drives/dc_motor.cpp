@@ -19,8 +19,8 @@ void validate(const DcMotorParams& p, const std::string& name) {
     fail("rotor_inertia and time_constant must be non-negative");
   if (!(p.effectiveRotorInertia() > 0.0))
     fail("needs rotor_inertia or time_constant (I_m = M_s t_m / w_0) to be positive");
-  if (!(p.electricalTimeConstant >= 0.0) || !(p.viscousFriction >= 0.0) || !(p.brakeTorque >= 0.0) ||
-      !(p.lead >= 0.0) || !(p.stallCurrent >= 0.0))
+  if (!(p.electricalTimeConstant >= 0.0) || !(p.viscousFriction >= 0.0) ||
+      !(p.brakeTorque >= 0.0) || !(p.lead >= 0.0) || !(p.stallCurrent >= 0.0))
     fail("electrical_time_constant, viscous_friction, brake, lead and stall current must be >= 0");
 }
 
@@ -80,7 +80,8 @@ double DcMotor::electricalImpulse(double dt, double rotorSpeed, double effective
     f(w + 0.5 * h * k1w, tau + 0.5 * h * k1t, k2w, k2t);
     f(w + 0.5 * h * k2w, tau + 0.5 * h * k2t, k3w, k3t);
     f(w + h * k3w, tau + h * k3t, k4w, k4t);
-    impulse += h / 6.0 * (tau + 2 * (tau + 0.5 * h * k1t) + 2 * (tau + 0.5 * h * k2t) + (tau + h * k3t));
+    impulse +=
+        h / 6.0 * (tau + 2 * (tau + 0.5 * h * k1t) + 2 * (tau + 0.5 * h * k2t) + (tau + h * k3t));
     w += h / 6.0 * (k1w + 2 * k2w + 2 * k3w + k4w);
     tau += h / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t);
   }

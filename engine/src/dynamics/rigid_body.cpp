@@ -48,7 +48,8 @@ RigidBody makeRigidBody(const RigidBodyDesc& desc) {
     const Vec3 principal = Eigen::SelfAdjointEigenSolver<Mat3>(sym).eigenvalues();
     if (!(principal.minCoeff() > 0.0)) fail("inertia tensor must be positive definite");
     const double slack = 1e-9 * principal.sum();  // principal moments obey the triangle inequality
-    if (principal(0) + principal(1) < principal(2) - slack) fail("inertia violates the triangle inequality");
+    if (principal(0) + principal(1) < principal(2) - slack)
+      fail("inertia violates the triangle inequality");
     b.mass = desc.mass;
     b.inertiaBody = sym;
     b.inverseMass = 1.0 / desc.mass;

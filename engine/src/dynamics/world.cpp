@@ -16,7 +16,9 @@ double seconds(Clock::time_point a, Clock::time_point b) {
 }
 
 /// A rotation whose x axis is the unit vector `axis`.
-Quat frameWithXAxis(const Vec3& axis) { return Quat::FromTwoVectors(Vec3::UnitX(), axis); }
+Quat frameWithXAxis(const Vec3& axis) {
+  return Quat::FromTwoVectors(Vec3::UnitX(), axis);
+}
 
 }  // namespace
 
@@ -75,9 +77,11 @@ void World::registerJoint(std::unique_ptr<Joint> joint) {
 }
 
 void World::addShape(BodyId body, const ShapeDesc& shape) {
-  if (body < 0 || body >= bodyCount()) throw std::invalid_argument("shape on a body index out of range");
+  if (body < 0 || body >= bodyCount())
+    throw std::invalid_argument("shape on a body index out of range");
   if (shape.material < 0 || shape.material >= materials_.size())
-    throw std::invalid_argument("shape on body '" + this->body(body).name + "': unknown material index");
+    throw std::invalid_argument("shape on body '" + this->body(body).name +
+                                "': unknown material index");
   if (shape.trackMotor >= 0) {
     if (shape.trackMotor >= motorCount() || motors_[static_cast<size_t>(shape.trackMotor)].joint)
       throw std::invalid_argument("shape on body '" + this->body(body).name +
@@ -98,7 +102,9 @@ void World::addShape(BodyId body, const ShapeDesc& shape) {
   }
 }
 
-void World::setCollision(BodyId a, BodyId b, bool enabled) { collision_->setPairEnabled(a, b, enabled); }
+void World::setCollision(BodyId a, BodyId b, bool enabled) {
+  collision_->setPairEnabled(a, b, enabled);
+}
 
 Vec3 World::contactForce(BodyId body) const {
   Vec3 f = Vec3::Zero();
@@ -116,7 +122,8 @@ DcMotor& World::addMotor(std::string name, Joint& joint, const DcMotorParams& pa
     throw std::invalid_argument("motor '" + name + "': a prismatic joint needs a lead (m/rad)");
   const int slot = static_cast<int>(rotorSpeeds_.size());
   auto motor = std::make_unique<DcMotor>(std::move(name), params, slot);
-  const double ratio = (joint.type() == JointType::Prismatic ? params.lead : 1.0) / params.gearRatio;
+  const double ratio =
+      (joint.type() == JointType::Prismatic ? params.lead : 1.0) / params.gearRatio;
   motor->setRatio(ratio);
   // The rotor starts geared to the joint's present state.
   motor->setState(joint.position() / ratio, joint.rate() / ratio);
@@ -155,8 +162,8 @@ void World::addTrackMotorRows(double dt) {
     if (motor.params().electricalTimeConstant == 0.0) {
       m.characteristicRow = rows_.addBlock(BlockKind::Equality, 1, 0, 0);
       ConstraintRow& row = rows_.row(m.characteristicRow);
-      const DcMotor::CharacteristicRow c =
-          motor.characteristicRow(dt, rotorSpeeds_[static_cast<size_t>(slot)], rotorInertia + m.loadInertia);
+      const DcMotor::CharacteristicRow c = motor.characteristicRow(
+          dt, rotorSpeeds_[static_cast<size_t>(slot)], rotorInertia + m.loadInertia);
       row.rotor = slot;
       row.rotorJacobian = 1.0;
       row.softness = c.softness;
@@ -187,7 +194,8 @@ void World::storeTrackMotorImpulses(double dt) {
 
 void World::addRepeater(DcMotor& motor, Joint& joint, double k) {
   if (!(k != 0.0) || !std::isfinite(k))
-    throw std::invalid_argument("repeater on joint '" + joint.name() + "': ratio k must be non-zero");
+    throw std::invalid_argument("repeater on joint '" + joint.name() +
+                                "': ratio k must be non-zero");
   joint.addDrive(motor, k * motor.ratio(), false);
 }
 
@@ -272,7 +280,8 @@ StepStatus World::substep(double dt) {
   const auto t3 = Clock::now();
 
   integratePositions(dt, velocities_);
-  for (size_t slot = 1; slot < rotorSpeeds_.size(); ++slot) rotorAngles_[slot] += dt * rotorSpeeds_[slot];
+  for (size_t slot = 1; slot < rotorSpeeds_.size(); ++slot)
+    rotorAngles_[slot] += dt * rotorSpeeds_[slot];
   const auto t4 = Clock::now();
 
   solvePositions(dt);
@@ -343,8 +352,9 @@ void World::integrateVelocities(double dt) {
     if (motor.params().electricalTimeConstant <= 0.0) continue;
     const size_t slot = static_cast<size_t>(motor.rotorSlot());
     const double rotorInertia = 1.0 / rotorInverseInertia_[slot];
-    const double effective = rotorInertia + (m.joint ? motor.ratio() * motor.ratio() * m.joint->loadInertia(bodies_)
-                                                     : m.loadInertia);
+    const double effective =
+        rotorInertia +
+        (m.joint ? motor.ratio() * motor.ratio() * m.joint->loadInertia(bodies_) : m.loadInertia);
     const double impulse = motor.electricalImpulse(dt, rotorSpeeds_[slot], effective);
     rotorSpeeds_[slot] += impulse / rotorInertia;
     motor.setTorque(impulse / dt);
@@ -428,10 +438,7 @@ void World::solvePositions(double dt) {
     // manifold's points are corrected together (one exact block): one at a time they would tilt
     // a resting face a little, the same way every step.
     for (size_t first = 0; first < contacts_.size();) {
-      size_t last = first + 1;
-      while (last < contacts_.size() && last - first < 4 && contacts_[last].bodyA == contacts_[first].bodyA &&
-             contacts_[last].bodyB == contacts_[first].bodyB)
-        ++last;
+      const size_t last = manifoldEnd(first);
       positionRows_.clear();
       int rowsAdded = 0;
       for (size_t k = first; k < last; ++k) {
@@ -442,7 +449,8 @@ void World::solvePositions(double dt) {
         const double separation = c.normal.dot(pointB - pointA);
         const bool bounce = it == 0 && c.bounceShift < 0.0;
         const double error = bounce ? -c.bounceShift : separation + settings_.contactSlop;
-        const int index = positionRows_.addBlock(bounce ? BlockKind::Equality : BlockKind::Bounded, 1, c.bodyA, c.bodyB);
+        const int index = positionRows_.addBlock(bounce ? BlockKind::Equality : BlockKind::Bounded,
+                                                 1, c.bodyA, c.bodyB);
         ConstraintRow& row = positionRows_.row(index);
         const Vec3 armA = pointA - a.position, armB = pointB - b.position;
         row.linearA = -c.normal;
@@ -451,13 +459,17 @@ void World::solvePositions(double dt) {
         row.angularB = armB.cross(c.normal);
         row.lower = bounce ? -1e300 : 0.0;
         // Points not penetrating beyond the slop only keep the others from pulling them in.
-        row.target = bounce ? c.bounceShift / dt
-                            : (error < 0.0 ? ctx.correctionTarget(settings_.contactCorrectionFactor * error) : 0.0);
+        row.target =
+            bounce ? c.bounceShift / dt
+                   : (error < 0.0 ? ctx.correctionTarget(settings_.contactCorrectionFactor * error)
+                                  : 0.0);
         if (bounce || error < 0.0) ++rowsAdded;
       }
       if (rowsAdded > 0) {
-        if (last - first > 1) positionRows_.mergeLastBlocks(static_cast<int>(last - first), BlockKind::Limited);
-        largest = std::max(largest, correctPositions(contacts_[first].bodyA, contacts_[first].bodyB, dt));
+        if (last - first > 1)
+          positionRows_.mergeLastBlocks(static_cast<int>(last - first), BlockKind::Limited);
+        largest =
+            std::max(largest, correctPositions(contacts_[first].bodyA, contacts_[first].bodyB, dt));
       }
       first = last;
     }
@@ -491,6 +503,17 @@ double World::correctPositions(BodyId a, BodyId b, double dt) {
   return r.largestImpulseChange;
 }
 
+size_t World::manifoldEnd(size_t first) const {
+  // A manifold: consecutive points of the same body pair, at most 4 (detection keeps them
+  // together).
+  size_t last = first + 1;
+  while (last < contacts_.size() && last - first < 4 &&
+         contacts_[last].bodyA == contacts_[first].bodyA &&
+         contacts_[last].bodyB == contacts_[first].bodyB)
+    ++last;
+  return last;
+}
+
 void World::orderContactsFromTheGround() {
   // Contact-graph levels: static and kinematic bodies 0, a body resting on level k gets k + 1.
   // Solving manifolds by level lets one Gauss-Seidel sweep carry a stack's weight down to the
@@ -513,12 +536,14 @@ void World::orderContactsFromTheGround() {
     }
   }
   const auto level = [&](const ContactPoint& c) {
-    const int a = bodyLevel_[static_cast<size_t>(c.bodyA)], b = bodyLevel_[static_cast<size_t>(c.bodyB)];
+    const int a = bodyLevel_[static_cast<size_t>(c.bodyA)],
+              b = bodyLevel_[static_cast<size_t>(c.bodyB)];
     return std::min(a < 0 ? 1 << 30 : a, b < 0 ? 1 << 30 : b);
   };
   // Stable: a manifold's points share their level and stay together, in detection order.
-  std::stable_sort(contacts_.begin(), contacts_.end(),
-                   [&](const ContactPoint& x, const ContactPoint& y) { return level(x) < level(y); });
+  std::stable_sort(
+      contacts_.begin(), contacts_.end(),
+      [&](const ContactPoint& x, const ContactPoint& y) { return level(x) < level(y); });
 }
 
 void World::addContactRows(double dt) {
@@ -530,7 +555,8 @@ void World::addContactRows(double dt) {
     return std::pair(Vec3(bodies_[static_cast<size_t>(c.bodyA)].rotation * c.localA),
                      Vec3(bodies_[static_cast<size_t>(c.bodyB)].rotation * c.localB));
   };
-  const auto linearRow = [&](int index, const Vec3& d, const Vec3& armA, const Vec3& armB) -> ConstraintRow& {
+  const auto linearRow = [&](int index, const Vec3& d, const Vec3& armA,
+                             const Vec3& armB) -> ConstraintRow& {
     ConstraintRow& r = rows_.row(index);
     r.linearA = -d;
     r.angularA = -armA.cross(d);
@@ -543,16 +569,14 @@ void World::addContactRows(double dt) {
     rows_.row(index).angularB = d;
   };
   for (size_t first = 0; first < contacts_.size();) {
-    size_t last = first + 1;  // the manifold: consecutive points of the same pair, at most 4
-    while (last < contacts_.size() && last - first < 4 && contacts_[last].bodyA == contacts_[first].bodyA &&
-           contacts_[last].bodyB == contacts_[first].bodyB)
-      ++last;
+    const size_t last = manifoldEnd(first);
     for (size_t k = first; k < last; ++k) {
       ContactPoint& c = contacts_[k];
       const auto [armA, armB] = arms(c);
       const SolverVelocity& va = velocities_[static_cast<size_t>(c.bodyA)];
       const SolverVelocity& vb = velocities_[static_cast<size_t>(c.bodyB)];
-      c.approachSpeed = c.normal.dot(vb.linear + vb.angular.cross(armB) - va.linear - va.angular.cross(armA));
+      c.approachSpeed =
+          c.normal.dot(vb.linear + vb.angular.cross(armB) - va.linear - va.angular.cross(armA));
       c.normalRow = rows_.addBlock(BlockKind::Bounded, 1, c.bodyA, c.bodyB);
       ConstraintRow& normal = linearRow(c.normalRow, c.normal, armA, armB);
       normal.lower = 0.0;
@@ -572,7 +596,8 @@ void World::addContactRows(double dt) {
       if (c.friction > 0.0) {
         c.frictionRow = rows_.addBlock(BlockKind::NormBall, 2, c.bodyA, c.bodyB);
         linearRow(c.frictionRow, c.tangent1, armA, armB).impulse = warm ? c.tangentImpulse1 : 0.0;
-        linearRow(c.frictionRow + 1, c.tangent2, armA, armB).impulse = warm ? c.tangentImpulse2 : 0.0;
+        linearRow(c.frictionRow + 1, c.tangent2, armA, armB).impulse =
+            warm ? c.tangentImpulse2 : 0.0;
         if (c.trackMotor >= 0) {
           // A track's ground-side belt moves against its hull at k w_m along -d (k = R / r): the
           // friction rows see the belt surface, so the ground's reaction drives the hull and loads
@@ -623,8 +648,8 @@ void World::applyRestitution() {
   }
   for (ContactPoint& c : contacts_) c.bounceShift = 0.0;
   for (ContactPoint& c : contacts_)
-    if (c.restitution > 0.0 && c.approachSpeed <= -settings_.restitutionThreshold && c.separation > 0.0 &&
-        rows_.row(c.normalRow).impulse > 0.0)
+    if (c.restitution > 0.0 && c.approachSpeed <= -settings_.restitutionThreshold &&
+        c.separation > 0.0 && rows_.row(c.normalRow).impulse > 0.0)
       c.bounceShift = -(1.0 + c.restitution) * c.separation;
   if (!restitutionBlocks_.empty())
     solveBlockSubset(rows_, restitutionBlocks_, velocities_, rotorSpeeds_);

@@ -30,8 +30,8 @@ void point(const JointBuildContext& ctx, const JointPose& pose, int a, int b, Ro
     // fast whip (where it is wrong and the pre-solve w is poor) falls back to plain projection.
     const double turn = std::max(wA.norm(), wB.norm()) * ctx.dt;
     const double weight = std::clamp((0.1 - turn) / 0.08, 0.0, 1.0);
-    targets = -0.5 * weight * ctx.dt *
-              (wB.cross(wB.cross(pose.armB)) - wA.cross(wA.cross(pose.armA)));
+    targets =
+        -0.5 * weight * ctx.dt * (wB.cross(wB.cross(pose.armB)) - wA.cross(wA.cross(pose.armA)));
   }
   for (int k = 0; k < 3; ++k) {
     ConstraintRow& r = rows.row(first + k);
@@ -122,6 +122,16 @@ void frictionRow(RowBuffer& rows, int index, double maxImpulse) {
 
 void dampingRow(RowBuffer& rows, int index, double coefficient, double dt) {
   rows.row(index).softness = 1.0 / (coefficient * dt);
+}
+
+double slideCoordinate(const JointPose& pose) {
+  return pose.frameA.col(0).dot(pose.anchorB - pose.anchorA);
+}
+
+double slideRate(const JointPose& pose, const RigidBody& a, const RigidBody& b) {
+  const Vec3 axis = pose.frameA.col(0);
+  return axis.dot(b.pointVelocity(pose.anchorB) - a.pointVelocity(pose.anchorA)) +
+         a.angularVelocity.cross(axis).dot(pose.anchorB - pose.anchorA);
 }
 
 void negateRow(ConstraintRow& row) {

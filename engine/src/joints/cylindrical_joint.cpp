@@ -9,9 +9,15 @@ void CylindricalJoint::addVelocityRows(const JointBuildContext& ctx, const Joint
   const int a = parent(), b = child();
   addPositionRows(ctx, pose, rows);
   const Vec3 axis = pose.frameA.col(0);
-  if (friction.torque > 0.0) parts::frictionRow(rows, parts::angularAxis(rows, BlockKind::Bounded, a, b, axis), friction.torque * ctx.dt);
-  if (friction.force > 0.0) parts::frictionRow(rows, parts::linearAxis(rows, BlockKind::Bounded, a, b, pose, axis), friction.force * ctx.dt);
-  if (damping > 0.0) parts::dampingRow(rows, parts::linearAxis(rows, BlockKind::Equality, a, b, pose, axis), damping, ctx.dt);
+  if (friction.torque > 0.0)
+    parts::frictionRow(rows, parts::angularAxis(rows, BlockKind::Bounded, a, b, axis),
+                       friction.torque * ctx.dt);
+  if (friction.force > 0.0)
+    parts::frictionRow(rows, parts::linearAxis(rows, BlockKind::Bounded, a, b, pose, axis),
+                       friction.force * ctx.dt);
+  if (damping > 0.0)
+    parts::dampingRow(rows, parts::linearAxis(rows, BlockKind::Equality, a, b, pose, axis), damping,
+                      ctx.dt);
 }
 
 void CylindricalJoint::addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
@@ -22,14 +28,12 @@ void CylindricalJoint::addPositionRows(const JointBuildContext& ctx, const Joint
 }
 
 double CylindricalJoint::measureCoordinate(const JointPose& pose) const {
-  return pose.frameA.col(0).dot(pose.anchorB - pose.anchorA);
+  return parts::slideCoordinate(pose);
 }
 
 double CylindricalJoint::measureRate(const JointPose& pose, const RigidBody& a,
                                      const RigidBody& b) const {
-  const Vec3 axis = pose.frameA.col(0);
-  return axis.dot(b.pointVelocity(pose.anchorB) - a.pointVelocity(pose.anchorA)) +
-         a.angularVelocity.cross(axis).dot(pose.anchorB - pose.anchorA);
+  return parts::slideRate(pose, a, b);
 }
 
 }  // namespace impetus

@@ -11,12 +11,18 @@ namespace impetus {
 
 const char* jointTypeName(JointType type) {
   switch (type) {
-    case JointType::Fixed: return "fixed";
-    case JointType::Revolute: return "revolute";
-    case JointType::Prismatic: return "prismatic";
-    case JointType::Spherical: return "spherical";
-    case JointType::Cylindrical: return "cylindrical";
-    case JointType::Universal: return "universal";
+    case JointType::Fixed:
+      return "fixed";
+    case JointType::Revolute:
+      return "revolute";
+    case JointType::Prismatic:
+      return "prismatic";
+    case JointType::Spherical:
+      return "spherical";
+    case JointType::Cylindrical:
+      return "cylindrical";
+    case JointType::Universal:
+      return "universal";
   }
   return "unknown";
 }
@@ -90,7 +96,8 @@ double Joint::loadInertia(std::span<const RigidBody> bodies) const {
   // Each side's inertia about the joint axis through the anchor (or its mass for sliding);
   // the two sides in series.
   double inverse = 0.0;
-  const RigidBody* sides[2] = {&bodies[static_cast<size_t>(parent_)], &bodies[static_cast<size_t>(child_)]};
+  const RigidBody* sides[2] = {&bodies[static_cast<size_t>(parent_)],
+                               &bodies[static_cast<size_t>(child_)]};
   const Vec3 anchors[2] = {p.anchorA, p.anchorB};
   for (int s = 0; s < 2; ++s) {
     const RigidBody& b = *sides[s];
@@ -192,11 +199,12 @@ void Joint::storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodi
   const auto alongDof = [&](int offset) {
     const ConstraintRow& r = rows.rows()[static_cast<size_t>(firstRow_ + offset)];
     const Vec3 axis = p.frameB.col(0);
-    const double perImpulse = rotational() ? axis.dot(r.angularB - p.armB.cross(r.linearB))
-                                           : axis.dot(r.linearB);
+    const double perImpulse =
+        rotational() ? axis.dot(r.angularB - p.armB.cross(r.linearB)) : axis.dot(r.linearB);
     return perImpulse * r.impulse / dt;
   };
-  limitForce_ = limitRowOffset_ >= 0 ? alongDof(limitRowOffset_) + alongDof(limitRowOffset_ + 1) : 0.0;
+  limitForce_ =
+      limitRowOffset_ >= 0 ? alongDof(limitRowOffset_) + alongDof(limitRowOffset_ + 1) : 0.0;
   driveForce_ = 0.0;
   for (const DriveCoupling& d : drives_) driveForce_ += alongDof(d.gearRow);
 }

@@ -10,7 +10,9 @@ void PrismaticJoint::addVelocityRows(const JointBuildContext& ctx, const JointPo
   parts::perpendicularSlide(ctx, pose, a, b, rows);
   parts::angularLock(ctx, pose, a, b, rows);
   const Vec3 axis = pose.frameA.col(0);
-  const auto axisRow = [&](BlockKind kind) { return parts::linearAxis(rows, kind, a, b, pose, axis); };
+  const auto axisRow = [&](BlockKind kind) {
+    return parts::linearAxis(rows, kind, a, b, pose, axis);
+  };
   if (friction.force > 0.0) {  // slider and its friction solved as one block (seed 000)
     parts::frictionRow(rows, axisRow(BlockKind::Bounded), friction.force * ctx.dt);
     rows.mergeLastBlocks(3, BlockKind::Mixed);
@@ -30,9 +32,8 @@ void PrismaticJoint::addPositionRows(const JointBuildContext& ctx, const JointPo
   parts::angularLock(ctx, pose, a, b, rows);
   if (limit.enabled) {
     const Vec3 axis = pose.frameA.col(0);
-    parts::limitRows(ctx, limit, measureCoordinate(pose), rows, [&] {
-      return parts::linearAxis(rows, BlockKind::Bounded, a, b, pose, axis);
-    });
+    parts::limitRows(ctx, limit, measureCoordinate(pose), rows,
+                     [&] { return parts::linearAxis(rows, BlockKind::Bounded, a, b, pose, axis); });
   }
 }
 
@@ -41,15 +42,12 @@ int PrismaticJoint::addCoordinateRow(const JointPose& pose, RowBuffer& rows, Blo
 }
 
 double PrismaticJoint::measureCoordinate(const JointPose& pose) const {
-  return pose.frameA.col(0).dot(pose.anchorB - pose.anchorA);
+  return parts::slideCoordinate(pose);
 }
 
 double PrismaticJoint::measureRate(const JointPose& pose, const RigidBody& a,
                                    const RigidBody& b) const {
-  const Vec3 axis = pose.frameA.col(0);
-  const Vec3 separation = pose.anchorB - pose.anchorA;
-  return axis.dot(b.pointVelocity(pose.anchorB) - a.pointVelocity(pose.anchorA)) +
-         a.angularVelocity.cross(axis).dot(separation);
+  return parts::slideRate(pose, a, b);
 }
 
 }  // namespace impetus

@@ -20,7 +20,8 @@ void RevoluteJoint::addVelocityRows(const JointBuildContext& ctx, const JointPos
     rows.mergeLastBlocks(2, BlockKind::Equality);
   }
   if (damping > 0.0)
-    parts::dampingRow(rows, parts::angularAxis(rows, BlockKind::Equality, a, b, axis), damping, ctx.dt);
+    parts::dampingRow(rows, parts::angularAxis(rows, BlockKind::Equality, a, b, axis), damping,
+                      ctx.dt);
   if (limit.enabled)  // last, so a motor's gear row can join them (Joint::addDriveRows)
     markLimitRows(parts::limitRows(ctx, limit, continuousCoordinate(pose), rows, [&] {
       return parts::angularAxis(rows, BlockKind::Bounded, a, b, axis);

@@ -18,7 +18,9 @@ void SphericalJoint::addVelocityRows(const JointBuildContext& ctx, const JointPo
   }
   if (damping > 0.0)
     for (int k = 0; k < 3; ++k)
-      parts::dampingRow(rows, parts::angularAxis(rows, BlockKind::Equality, parent(), child(), Vec3::Unit(k)), damping, ctx.dt);
+      parts::dampingRow(
+          rows, parts::angularAxis(rows, BlockKind::Equality, parent(), child(), Vec3::Unit(k)),
+          damping, ctx.dt);
 }
 
 void SphericalJoint::addPositionRows(const JointBuildContext& ctx, const JointPose& pose,

@@ -30,7 +30,9 @@ bool unitInertia(const ShapeDesc& s, double& volume, Mat3& inertia) {
         const double vs = 4.0 / 3.0 * pi * r * r * r;  // l/2 + 3r/8 (their centroids)
         const double d = 0.5 * l + 0.375 * r;
         const double sphere = 0.4 * vs * r * r;
-        inertia += Vec3(sphere + vs * (d * d - (0.375 * r) * (0.375 * r)), sphere + vs * (d * d - (0.375 * r) * (0.375 * r)), sphere).asDiagonal();
+        inertia += Vec3(sphere + vs * (d * d - (0.375 * r) * (0.375 * r)),
+                        sphere + vs * (d * d - (0.375 * r) * (0.375 * r)), sphere)
+                       .asDiagonal();
         volume += vs;
       }
       return true;
@@ -42,7 +44,8 @@ bool unitInertia(const ShapeDesc& s, double& volume, Mat3& inertia) {
 
 }  // namespace
 
-bool inertiaFromGeoms(const std::vector<ShapeDesc>& geoms, double mass, Mat3& inertia, std::string& problem) {
+bool inertiaFromGeoms(const std::vector<ShapeDesc>& geoms, double mass, Mat3& inertia,
+                      std::string& problem) {
   double total = 0.0;
   Mat3 sum = Mat3::Zero();
   for (const ShapeDesc& s : geoms) {

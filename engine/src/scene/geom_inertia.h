@@ -11,6 +11,7 @@ namespace impetus {
 
 /// Inertia about the body origin of `mass` spread uniformly over the geoms' volumes; false (with
 /// the reason) when the geoms have no volume.
-bool inertiaFromGeoms(const std::vector<ShapeDesc>& geoms, double mass, Mat3& inertia, std::string& problem);
+bool inertiaFromGeoms(const std::vector<ShapeDesc>& geoms, double mass, Mat3& inertia,
+                      std::string& problem);
 
 }  // namespace impetus

@@ -39,7 +39,8 @@ bool readObjMesh(const std::string& path, std::vector<Vec3>& vertices, std::vect
         }
         face.push_back(index);
       }
-      for (size_t k = 2; k < face.size(); ++k) triangles.insert(triangles.end(), {face[0], face[k - 1], face[k]});
+      for (size_t k = 2; k < face.size(); ++k)
+        triangles.insert(triangles.end(), {face[0], face[k - 1], face[k]});
     }
   }
   if (triangles.empty()) {

@@ -9,13 +9,13 @@
 #include <set>
 #include <sstream>
 
+#include "geom_inertia.h"
 #include "impetus/joints/cylindrical_joint.h"
 #include "impetus/joints/fixed_joint.h"
 #include "impetus/joints/prismatic_joint.h"
 #include "impetus/joints/revolute_joint.h"
 #include "impetus/joints/spherical_joint.h"
 #include "impetus/joints/universal_joint.h"
-#include "geom_inertia.h"
 #include "obj_mesh.h"
 
 namespace impetus {
@@ -38,35 +38,54 @@ class Loader {
   void load(const std::string& source) {
     tinyxml2::XMLDocument doc;
     if (doc.Parse(source.c_str(), source.size()) != tinyxml2::XML_SUCCESS)
-      throw SceneError(file_, std::max(doc.ErrorLineNum(), 1), std::string("malformed XML: ") + doc.ErrorName());
+      throw SceneError(file_, std::max(doc.ErrorLineNum(), 1),
+                       std::string("malformed XML: ") + doc.ErrorName());
     const XMLElement* root = doc.RootElement();
     if (!root || std::string(root->Name()) != "scene")
       throw SceneError(file_, root ? root->GetLineNum() : 1, "the root element must be <scene>");
     allow(root, {"name"});
     out_.name = text(root, "name").value_or("scene");
     out_.world = std::make_unique<World>();
-    static const std::set<std::string> known = {"world", "material", "pair", "body", "motor", "repeater",
-                                                "scheme", "console", "camera"};
+    static const std::set<std::string> known = {"world",    "material", "pair",    "body",  "motor",
+                                                "repeater", "scheme",   "console", "camera"};
     for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement())
       if (!known.count(e->Name()))
-        fail(e, std::string("unknown element <") + e->Name() + "> (expected one of: world, material, "
-                "pair, body, motor, repeater, scheme, console, camera)");
+        fail(e, std::string("unknown element <") + e->Name() +
+                    "> (expected one of: world, material, "
+                    "pair, body, motor, repeater, scheme, console, camera)");
     // Order of building: settings and materials, track motors (geoms refer to them), bodies,
     // then what refers to joints and bodies.
-    for (const XMLElement* e = root->FirstChildElement("world"); e; e = e->NextSiblingElement("world")) readWorld(e);
-    for (const XMLElement* e = root->FirstChildElement("material"); e; e = e->NextSiblingElement("material")) readMaterial(e);
-    for (const XMLElement* e = root->FirstChildElement("pair"); e; e = e->NextSiblingElement("pair")) readPair(e);
-    for (const XMLElement* e = root->FirstChildElement("motor"); e; e = e->NextSiblingElement("motor"))
+    for (const XMLElement* e = root->FirstChildElement("world"); e;
+         e = e->NextSiblingElement("world"))
+      readWorld(e);
+    for (const XMLElement* e = root->FirstChildElement("material"); e;
+         e = e->NextSiblingElement("material"))
+      readMaterial(e);
+    for (const XMLElement* e = root->FirstChildElement("pair"); e;
+         e = e->NextSiblingElement("pair"))
+      readPair(e);
+    for (const XMLElement* e = root->FirstChildElement("motor"); e;
+         e = e->NextSiblingElement("motor"))
       if (!e->Attribute("joint")) readMotor(e);
-    for (const XMLElement* e = root->FirstChildElement("body"); e; e = e->NextSiblingElement("body"))
+    for (const XMLElement* e = root->FirstChildElement("body"); e;
+         e = e->NextSiblingElement("body"))
       readBody(e, World::kGround, Vec3::Zero(), Quat::Identity(), true);
     if (out_.world->bodyCount() <= 1) fail(root, "empty scene: no <body>");
-    for (const XMLElement* e = root->FirstChildElement("motor"); e; e = e->NextSiblingElement("motor"))
+    for (const XMLElement* e = root->FirstChildElement("motor"); e;
+         e = e->NextSiblingElement("motor"))
       if (e->Attribute("joint")) readMotor(e);
-    for (const XMLElement* e = root->FirstChildElement("repeater"); e; e = e->NextSiblingElement("repeater")) readRepeater(e);
-    for (const XMLElement* e = root->FirstChildElement("camera"); e; e = e->NextSiblingElement("camera")) readCamera(e);
-    for (const XMLElement* e = root->FirstChildElement("console"); e; e = e->NextSiblingElement("console")) readConsole(e);
-    for (const XMLElement* e = root->FirstChildElement("scheme"); e; e = e->NextSiblingElement("scheme")) readScheme(e);
+    for (const XMLElement* e = root->FirstChildElement("repeater"); e;
+         e = e->NextSiblingElement("repeater"))
+      readRepeater(e);
+    for (const XMLElement* e = root->FirstChildElement("camera"); e;
+         e = e->NextSiblingElement("camera"))
+      readCamera(e);
+    for (const XMLElement* e = root->FirstChildElement("console"); e;
+         e = e->NextSiblingElement("console"))
+      readConsole(e);
+    for (const XMLElement* e = root->FirstChildElement("scheme"); e;
+         e = e->NextSiblingElement("scheme"))
+      readScheme(e);
   }
 
  private:
@@ -76,9 +95,12 @@ class Loader {
 
   void allow(const XMLElement* e, std::initializer_list<const char*> names) const {
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
-      if (std::any_of(names.begin(), names.end(), [&](const char* n) { return std::string(n) == a->Name(); })) continue;
+      if (std::any_of(names.begin(), names.end(),
+                      [&](const char* n) { return std::string(n) == a->Name(); }))
+        continue;
       std::vector<std::string> list(names.begin(), names.end());
-      fail(e, std::string("unknown attribute '") + a->Name() + "' on <" + e->Name() + "> (allowed: " + joined(list) + ")");
+      fail(e, std::string("unknown attribute '") + a->Name() + "' on <" + e->Name() +
+                  "> (allowed: " + joined(list) + ")");
     }
   }
 
@@ -88,7 +110,8 @@ class Loader {
   }
   std::string required(const XMLElement* e, const char* name) const {
     const auto v = text(e, name);
-    if (!v || v->empty()) fail(e, std::string("<") + e->Name() + "> needs attribute '" + name + "'");
+    if (!v || v->empty())
+      fail(e, std::string("<") + e->Name() + "> needs attribute '" + name + "'");
     return *v;
   }
 
@@ -98,12 +121,15 @@ class Loader {
     std::vector<double> values;
     std::string token;
     while (in >> token) {
-      static const std::pair<const char*, double> units[] = {
-          {"rpm", 2 * std::numbers::pi / 60}, {"deg", std::numbers::pi / 180}, {"mm", 1e-3}, {"cm", 1e-2}};
+      static const std::pair<const char*, double> units[] = {{"rpm", 2 * std::numbers::pi / 60},
+                                                             {"deg", std::numbers::pi / 180},
+                                                             {"mm", 1e-3},
+                                                             {"cm", 1e-2}};
       bool unit = false;
       for (const auto& [word, scale] : units)
         if (token == word) {
-          if (values.empty()) fail(e, std::string("attribute '") + name + "': unit '" + word + "' without a number");
+          if (values.empty())
+            fail(e, std::string("attribute '") + name + "': unit '" + word + "' without a number");
           values.back() *= scale;
           unit = true;
         }
@@ -112,12 +138,14 @@ class Loader {
       const double v = std::strtod(token.c_str(), &end);
       if (end == token.c_str() || *end != '\0')
         fail(e, std::string("attribute '") + name + "': '" + token + "' is not a number");
-      if (!std::isfinite(v)) fail(e, std::string("attribute '") + name + "': '" + token + "' is not finite");
+      if (!std::isfinite(v))
+        fail(e, std::string("attribute '") + name + "': '" + token + "' is not finite");
       values.push_back(v);
     }
     return values;
   }
-  double number(const XMLElement* e, const char* name, std::optional<double> fallback = std::nullopt) const {
+  double number(const XMLElement* e, const char* name,
+                std::optional<double> fallback = std::nullopt) const {
     if (!e->Attribute(name)) {
       if (fallback) return *fallback;
       fail(e, std::string("<") + e->Name() + "> needs attribute '" + name + "'");
@@ -157,14 +185,17 @@ class Loader {
   }
 
   void readWorld(const XMLElement* e) {
-    allow(e, {"gravity", "step", "frame", "velocity_iterations", "position_iterations", "substeps"});
+    allow(e,
+          {"gravity", "step", "frame", "velocity_iterations", "position_iterations", "substeps"});
     WorldSettings& s = out_.world->settings();
     s.gravity = vec3(e, "gravity", s.gravity);
     out_.step = number(e, "step", 0.01);
     out_.frame = number(e, "frame", 0.04);
     if (!(out_.step > 0) || !(out_.frame >= out_.step)) fail(e, "need 0 < step <= frame");
-    s.solver.velocityIterations = static_cast<int>(number(e, "velocity_iterations", s.solver.velocityIterations));
-    s.solver.positionIterations = static_cast<int>(number(e, "position_iterations", s.solver.positionIterations));
+    s.solver.velocityIterations =
+        static_cast<int>(number(e, "velocity_iterations", s.solver.velocityIterations));
+    s.solver.positionIterations =
+        static_cast<int>(number(e, "position_iterations", s.solver.positionIterations));
     s.solver.substeps = static_cast<int>(number(e, "substeps", s.solver.substeps));
     if (s.solver.velocityIterations < 1 || s.solver.positionIterations < 0 || s.solver.substeps < 1)
       fail(e, "iteration counts must be >= 1 (position >= 0), substeps >= 1");
@@ -193,7 +224,10 @@ class Loader {
     allow(e, {"material1", "material2", "friction", "restitution", "rolling", "spinning"});
     const int a = materialIndex(e, "material1"), b = materialIndex(e, "material2");
     const MaterialTable& t = out_.world->materials();
-    guarded(e, [&] { out_.world->materials().setPair(a, b, materialFrom(e, t.combine(a, b))); return 0; });
+    guarded(e, [&] {
+      out_.world->materials().setPair(a, b, materialFrom(e, t.combine(a, b)));
+      return 0;
+    });
   }
 
   ShapeDesc readGeom(const XMLElement* e) {
@@ -207,9 +241,12 @@ class Loader {
     if (type == "box") {
       s.type = ShapeType::Box;
       s.size = vec3(e, "size", Vec3::Zero());
-      if (!(s.size.minCoeff() > 0)) fail(e, "box size must be 3 positive numbers (full edge lengths)");
+      if (!(s.size.minCoeff() > 0))
+        fail(e, "box size must be 3 positive numbers (full edge lengths)");
     } else if (type == "sphere" || type == "capsule" || type == "cylinder") {
-      s.type = type == "sphere" ? ShapeType::Sphere : type == "capsule" ? ShapeType::Capsule : ShapeType::Cylinder;
+      s.type = type == "sphere"    ? ShapeType::Sphere
+               : type == "capsule" ? ShapeType::Capsule
+                                   : ShapeType::Cylinder;
       s.radius = number(e, "radius");
       if (!(s.radius > 0)) fail(e, "radius must be positive");
       if (s.type != ShapeType::Sphere) {
@@ -223,7 +260,8 @@ class Loader {
       const std::string file = required(e, "file");
       const std::string path = file.empty() || file[0] == '/' ? file : dir_ + "/" + file;
       std::string problem;
-      if (!readObjMesh(path, s.vertices, s.triangles, problem)) fail(e, "mesh '" + file + "': " + problem);
+      if (!readObjMesh(path, s.vertices, s.triangles, problem))
+        fail(e, "mesh '" + file + "': " + problem);
     } else {
       fail(e, "unknown geom type '" + type + "' (box, sphere, capsule, cylinder, plane, mesh)");
     }
@@ -239,15 +277,17 @@ class Loader {
     return s;
   }
 
-  void readBody(const XMLElement* e, BodyId parent, const Vec3& parentPosition, const Quat& parentOrientation,
-                bool topLevel) {
+  void readBody(const XMLElement* e, BodyId parent, const Vec3& parentPosition,
+                const Quat& parentOrientation, bool topLevel) {
     allow(e, {"name", "pos", "quat", "mass", "inertia", "velocity", "angular_velocity", "fixed"});
     static const std::set<std::string> children = {"geom", "joint", "body"};
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
-      if (!children.count(c->Name())) fail(c, std::string("unknown element <") + c->Name() + "> in <body> (geom, joint, body)");
+      if (!children.count(c->Name()))
+        fail(c, std::string("unknown element <") + c->Name() + "> in <body> (geom, joint, body)");
     RigidBodyDesc d;
     d.name = required(e, "name");
-    if (out_.world->findBody(d.name) >= 0 || d.name == "world") fail(e, "duplicate body name '" + d.name + "'");
+    if (out_.world->findBody(d.name) >= 0 || d.name == "world")
+      fail(e, "duplicate body name '" + d.name + "'");
     d.position = parentPosition + parentOrientation * vec3(e, "pos", Vec3::Zero());
     d.orientation = (parentOrientation * quat(e, "quat")).normalized();
     d.linearVelocity = vec3(e, "velocity", Vec3::Zero());
@@ -262,7 +302,8 @@ class Loader {
       if (!(d.mass > 0)) fail(e, "mass must be positive");
       if (e->Attribute("inertia")) {
         const auto v = numbers(e, "inertia");
-        if (v.size() != 3 && v.size() != 6) fail(e, "inertia must be 3 numbers (ixx iyy izz) or 6 (+ ixy ixz iyz)");
+        if (v.size() != 3 && v.size() != 6)
+          fail(e, "inertia must be 3 numbers (ixx iyy izz) or 6 (+ ixy ixz iyz)");
         d.inertia = Vec3(v[0], v[1], v[2]).asDiagonal();
         if (v.size() == 6) {
           d.inertia(0, 1) = d.inertia(1, 0) = v[3];
@@ -273,26 +314,35 @@ class Loader {
         std::vector<ShapeDesc> shapes;
         for (auto& [g, s] : geoms) shapes.push_back(s);
         std::string problem;
-        if (!inertiaFromGeoms(shapes, d.mass, d.inertia, problem)) fail(e, "no inertia given and " + problem);
+        if (!inertiaFromGeoms(shapes, d.mass, d.inertia, problem))
+          fail(e, "no inertia given and " + problem);
       }
     }
     const BodyId id = guarded(e, [&] { return out_.world->addBody(d); });
     for (auto& [g, s] : geoms) {
-      guarded(g, [&] { out_.world->addShape(id, s); return 0; });
+      guarded(g, [&] {
+        out_.world->addShape(id, s);
+        return 0;
+      });
       out_.geoms.emplace_back(id, s);
     }
     const XMLElement* j = e->FirstChildElement("joint");
-    if (j && j->NextSiblingElement("joint")) fail(j->NextSiblingElement("joint"), "a body has at most one <joint>");
+    if (j && j->NextSiblingElement("joint"))
+      fail(j->NextSiblingElement("joint"), "a body has at most one <joint>");
     if (j) {
       readJoint(j, parent, id, d.position, d.orientation);
     } else if (!topLevel) {  // a nested body without a joint is welded to its parent
-      guarded(e, [&] { return &out_.world->addJoint<FixedJoint>(d.name + "_weld", parent, id, d.position, Vec3::UnitX()); });
+      guarded(e, [&] {
+        return &out_.world->addJoint<FixedJoint>(d.name + "_weld", parent, id, d.position,
+                                                 Vec3::UnitX());
+      });
     }
     for (const XMLElement* c = e->FirstChildElement("body"); c; c = c->NextSiblingElement("body"))
       readBody(c, id, d.position, d.orientation, false);
   }
 
-  void readJoint(const XMLElement* e, BodyId parent, BodyId child, const Vec3& bodyPosition, const Quat& bodyOrientation) {
+  void readJoint(const XMLElement* e, BodyId parent, BodyId child, const Vec3& bodyPosition,
+                 const Quat& bodyOrientation) {
     allow(e, {"name", "type", "pos", "axis", "range", "friction", "damping"});
     const std::string name = required(e, "name");
     if (out_.world->findJoint(name)) fail(e, "duplicate joint name '" + name + "'");
@@ -305,16 +355,23 @@ class Loader {
     Joint* joint = guarded(e, [&]() -> Joint* {
       World& w = *out_.world;
       if (type == "revolute") return &w.addJoint<RevoluteJoint>(name, parent, child, anchor, axis);
-      if (type == "prismatic") return &w.addJoint<PrismaticJoint>(name, parent, child, anchor, axis);
-      if (type == "spherical") return &w.addJoint<SphericalJoint>(name, parent, child, anchor, axis);
+      if (type == "prismatic")
+        return &w.addJoint<PrismaticJoint>(name, parent, child, anchor, axis);
+      if (type == "spherical")
+        return &w.addJoint<SphericalJoint>(name, parent, child, anchor, axis);
       if (type == "fixed") return &w.addJoint<FixedJoint>(name, parent, child, anchor, axis);
-      if (type == "cylindrical") return &w.addJoint<CylindricalJoint>(name, parent, child, anchor, axis);
-      if (type == "universal") return &w.addJoint<UniversalJoint>(name, parent, child, anchor, axis);
+      if (type == "cylindrical")
+        return &w.addJoint<CylindricalJoint>(name, parent, child, anchor, axis);
+      if (type == "universal")
+        return &w.addJoint<UniversalJoint>(name, parent, child, anchor, axis);
       return nullptr;
     });
-    if (!joint) fail(e, "unknown joint type '" + type + "' (revolute, prismatic, spherical, fixed, cylindrical, universal)");
+    if (!joint)
+      fail(e, "unknown joint type '" + type +
+                  "' (revolute, prismatic, spherical, fixed, cylindrical, universal)");
     if (e->Attribute("range")) {
-      if (type != "revolute" && type != "prismatic") fail(e, "range applies to revolute and prismatic joints");
+      if (type != "revolute" && type != "prismatic")
+        fail(e, "range applies to revolute and prismatic joints");
       const auto r = numbers(e, "range");
       if (r.size() != 2 || !(r[0] < r[1])) fail(e, "range must be two increasing numbers (lo hi)");
       if (r[0] > 0 || r[1] < 0) fail(e, "range must contain the assembled position 0");
@@ -368,7 +425,10 @@ class Loader {
     Joint* joint = out_.world->findJoint(jointName);
     if (!joint) fail(e, "repeater: unknown joint '" + jointName + "'");
     const double k = number(e, "ratio");
-    guarded(e, [&] { out_.world->addRepeater(*motor, *joint, k); return 0; });
+    guarded(e, [&] {
+      out_.world->addRepeater(*motor, *joint, k);
+      return 0;
+    });
   }
 
   void readCamera(const XMLElement* e) {
@@ -397,8 +457,9 @@ class Loader {
         d.springReturn = flag(c, "spring_return", true);
       } else if (kind == "toggle" || kind == "button" || kind == "slider") {
         allow(c, {"name", "label", "channel", "keys", "joystick", "min", "max"});
-        d.kind = kind == "toggle" ? ControlDesc::Kind::Toggle : kind == "button" ? ControlDesc::Kind::Button
-                                                                                 : ControlDesc::Kind::Slider;
+        d.kind = kind == "toggle"   ? ControlDesc::Kind::Toggle
+                 : kind == "button" ? ControlDesc::Kind::Button
+                                    : ControlDesc::Kind::Slider;
         d.channels = {required(c, "channel")};
         d.minimum = number(c, "min", kind == "slider" ? -1.0 : 0.0);
         d.maximum = number(c, "max", 1.0);
@@ -408,7 +469,8 @@ class Loader {
         d.kind = kind == "lamp" ? ControlDesc::Kind::Lamp : ControlDesc::Kind::Readout;
         d.signal = required(c, "signal");
       } else {
-        fail(c, "unknown console control <" + kind + "> (joystick, toggle, button, slider, lamp, readout)");
+        fail(c, "unknown console control <" + kind +
+                    "> (joystick, toggle, button, slider, lamp, readout)");
       }
       d.name = required(c, "name");
       d.label = text(c, "label").value_or(d.name);
@@ -423,7 +485,8 @@ class Loader {
   void readScheme(const XMLElement* e) {
     allow(e, {});
     for (const XMLElement* b = e->FirstChildElement(); b; b = b->NextSiblingElement()) {
-      if (std::string(b->Name()) != "block") fail(b, std::string("unknown element <") + b->Name() + "> in <scheme> (block)");
+      if (std::string(b->Name()) != "block")
+        fail(b, std::string("unknown element <") + b->Name() + "> in <scheme> (block)");
       BlockDesc d;
       d.line = b->GetLineNum();
       d.type = required(b, "type");
@@ -464,7 +527,8 @@ class Loader {
 
 }  // namespace
 
-LoadedScene loadSceneText(const std::string& text, const std::string& name, const std::string& dir) {
+LoadedScene loadSceneText(const std::string& text, const std::string& name,
+                          const std::string& dir) {
   LoadedScene scene;
   scene.file = name;
   Loader(scene, name, dir).load(text);

@@ -28,10 +28,11 @@ std::vector<BodyId> buildHingeRing(World& world, int links, double linkLength) {
     ids.push_back(world.addBody(d));
   }
   world.addJoint<RevoluteJoint>("pin", World::kGround, ids[0], corner(0), Vec3::UnitY());
-  world.addJoint<RevoluteJoint>("pin2", World::kGround, ids[links / 2], corner(links / 2), Vec3::UnitY());
+  world.addJoint<RevoluteJoint>("pin2", World::kGround, ids[links / 2], corner(links / 2),
+                                Vec3::UnitY());
   for (int i = 0; i < links; ++i)
-    world.addJoint<RevoluteJoint>("ring_hinge" + std::to_string(i), ids[i],
-                                  ids[(i + 1) % links], corner(i + 1), Vec3::UnitY());
+    world.addJoint<RevoluteJoint>("ring_hinge" + std::to_string(i), ids[i], ids[(i + 1) % links],
+                                  corner(i + 1), Vec3::UnitY());
   return ids;
 }
 

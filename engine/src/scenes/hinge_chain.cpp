@@ -33,7 +33,8 @@ double hangingChainPotential(const World& world, const HingeChainOptions& option
   // Link i hangs with its centre at z = -(i + 0.5) L.
   const double g = -world.settings().gravity.z();
   double e = 0.0;
-  for (int i = 0; i < options.links; ++i) e -= options.linkMass * g * (i + 0.5) * options.linkLength;
+  for (int i = 0; i < options.links; ++i)
+    e -= options.linkMass * g * (i + 0.5) * options.linkLength;
   return e;
 }
 

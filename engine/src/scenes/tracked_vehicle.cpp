@@ -11,7 +11,8 @@ TrackedVehicle buildTrackedVehicle(World& world, const TrackedVehicleOptions& o)
   RigidBodyDesc hull;
   hull.name = "hull";
   hull.mass = o.hullMass;
-  hull.inertia = boxInertia(o.hullMass, Vec3(o.trackSize.x(), o.hullSize.y() + 2 * o.trackSize.y(), o.trackSize.z()));
+  hull.inertia = boxInertia(
+      o.hullMass, Vec3(o.trackSize.x(), o.hullSize.y() + 2 * o.trackSize.y(), o.trackSize.z()));
   hull.position = o.position + o.orientation * Vec3(0, 0, trackHalfHeight);
   hull.orientation = o.orientation;
   v.hull = world.addBody(hull);

@@ -11,7 +11,9 @@ std::string blockContext(const BlockDesc& desc) {
   return s + "): ";
 }
 
-void BlockBuild::fail(const std::string& what) const { throw SchemeError(blockContext(desc_) + what); }
+void BlockBuild::fail(const std::string& what) const {
+  throw SchemeError(blockContext(desc_) + what);
+}
 
 std::vector<double> BlockBuild::numbers(const std::string& key) const {
   const auto it = desc_.params.find(key);

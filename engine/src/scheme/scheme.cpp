@@ -37,8 +37,8 @@ Scheme Scheme::compile(const SchemeDesc& desc, World& world, std::vector<std::st
       throw SchemeError(blockContext(d) + "duplicate block name");
     const BlockFactory factory = findBlockType(d.type);
     if (!factory)
-      throw SchemeError(blockContext(d) + "unknown block type '" + d.type + "' (known: " +
-                        joined(blockTypeNames()) + ")");
+      throw SchemeError(blockContext(d) + "unknown block type '" + d.type +
+                        "' (known: " + joined(blockTypeNames()) + ")");
     nodes[i].name = d.name;
     nodes[i].block = factory(BlockBuild(d, world, s.channels_));
     nodes[i].firstOutput = static_cast<int>(s.signalNames_.size());
@@ -56,28 +56,31 @@ Scheme Scheme::compile(const SchemeDesc& desc, World& world, std::vector<std::st
     for (const auto& [port, source] : d.inputs)
       if (std::find(block.inputNames().begin(), block.inputNames().end(), port) ==
           block.inputNames().end())
-        throw SchemeError(blockContext(d) + "unknown input port '" + port + "' (ports: " +
-                          joined(block.inputNames()) + ")");
+        throw SchemeError(blockContext(d) + "unknown input port '" + port +
+                          "' (ports: " + joined(block.inputNames()) + ")");
     for (const std::string& port : block.inputNames()) {
       const auto it = d.inputs.find(port);
-      if (it == d.inputs.end()) throw SchemeError(blockContext(d) + "input '" + port + "' is not connected");
+      if (it == d.inputs.end())
+        throw SchemeError(blockContext(d) + "input '" + port + "' is not connected");
       const std::string& source = it->second;
       const size_t dot = source.find('.');
       const std::string sourceBlock = source.substr(0, dot);
       const auto from = byName.find(sourceBlock);
       if (from == byName.end())
-        throw SchemeError(blockContext(d) + "input '" + port + "' reads unknown block '" + sourceBlock + "'");
+        throw SchemeError(blockContext(d) + "input '" + port + "' reads unknown block '" +
+                          sourceBlock + "'");
       const Block& src = *nodes[from->second].block;
       int output = 0;
       if (dot != std::string::npos) {
         const std::string sourcePort = source.substr(dot + 1);
         const auto o = std::find(src.outputNames().begin(), src.outputNames().end(), sourcePort);
         if (o == src.outputNames().end())
-          throw SchemeError(blockContext(d) + "input '" + port + "' reads unknown output '" + source +
-                            "' (outputs: " + joined(src.outputNames()) + ")");
+          throw SchemeError(blockContext(d) + "input '" + port + "' reads unknown output '" +
+                            source + "' (outputs: " + joined(src.outputNames()) + ")");
         output = static_cast<int>(o - src.outputNames().begin());
       } else if (src.outputNames().empty()) {
-        throw SchemeError(blockContext(d) + "input '" + port + "' reads '" + source + "', which has no outputs");
+        throw SchemeError(blockContext(d) + "input '" + port + "' reads '" + source +
+                          "', which has no outputs");
       }
       nodes[i].inputSignals.push_back(nodes[from->second].firstOutput + output);
       if (block.directFeedthrough()) {
@@ -119,7 +122,8 @@ Scheme Scheme::compile(const SchemeDesc& desc, World& world, std::vector<std::st
       at = feeds[at].front();
     }
     std::vector<std::string> loop;
-    for (size_t k = static_cast<size_t>(seenAt[at]); k < path.size(); ++k) loop.push_back(nodes[path[k]].name);
+    for (size_t k = static_cast<size_t>(seenAt[at]); k < path.size(); ++k)
+      loop.push_back(nodes[path[k]].name);
     std::reverse(loop.begin(), loop.end());  // in signal-flow order
     loop.push_back(loop.front());
     const BlockDesc& first = desc.blocks[byName[loop.front()]];
@@ -159,8 +163,7 @@ int Scheme::signalIndex(const std::string& name) const {
   std::string full = name;
   if (full.find('.') == std::string::npos) {  // "block": its first output
     for (const Node& node : nodes_)
-      if (node.name == name && !node.block->outputNames().empty())
-        return node.firstOutput;
+      if (node.name == name && !node.block->outputNames().empty()) return node.firstOutput;
     return -1;
   }
   const auto it = std::find(signalNames_.begin(), signalNames_.end(), full);

@@ -52,10 +52,14 @@ namespace {
 /// J_i M^-1 J_j^T: how row i's velocity responds to row j's impulse.
 double coupling(const ConstraintRow& i, const ConstraintRow& j) {
   double k = i.rotorJacobian * j.responseRotor;
-  if (i.bodyA == j.bodyA) k += i.linearA.dot(j.responseLinearA) + i.angularA.dot(j.responseAngularA);
-  if (i.bodyA == j.bodyB) k += i.linearA.dot(j.responseLinearB) + i.angularA.dot(j.responseAngularB);
-  if (i.bodyB == j.bodyA) k += i.linearB.dot(j.responseLinearA) + i.angularB.dot(j.responseAngularA);
-  if (i.bodyB == j.bodyB) k += i.linearB.dot(j.responseLinearB) + i.angularB.dot(j.responseAngularB);
+  if (i.bodyA == j.bodyA)
+    k += i.linearA.dot(j.responseLinearA) + i.angularA.dot(j.responseAngularA);
+  if (i.bodyA == j.bodyB)
+    k += i.linearA.dot(j.responseLinearB) + i.angularA.dot(j.responseAngularB);
+  if (i.bodyB == j.bodyA)
+    k += i.linearB.dot(j.responseLinearA) + i.angularB.dot(j.responseAngularA);
+  if (i.bodyB == j.bodyB)
+    k += i.linearB.dot(j.responseLinearB) + i.angularB.dot(j.responseAngularB);
   return k;
 }
 
@@ -148,7 +152,8 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
       // away from the sliding direction, and a sliding box yaws and feels only ~97 % of mu N.
       const double trace = m.k.topLeftCorner(block.count, block.count).trace();
       m.inverseK.setZero();
-      for (int i = 0; i < block.count; ++i) m.inverseK(i, i) = trace > 1e-300 ? block.count / trace : 0.0;
+      for (int i = 0; i < block.count; ++i)
+        m.inverseK(i, i) = trace > 1e-300 ? block.count / trace : 0.0;
     } else {
       invertBlock(m.k, block.count, m.inverseK);
     }

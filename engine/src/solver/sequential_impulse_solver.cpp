@@ -37,7 +37,8 @@ inline double solveRow(const RowBlock& block, ConstraintRow* rows, SolverVelocit
       break;
     case BlockKind::Bounded:
       if (block.boundRow >= 0) {
-        const double limit = block.normBound + block.boundCoefficient * rows[block.boundRow].impulse;
+        const double limit =
+            block.normBound + block.boundCoefficient * rows[block.boundRow].impulse;
         p = std::clamp(p, -limit, limit);
       } else {
         p = std::clamp(p, r.lower, r.upper);
@@ -142,7 +143,8 @@ double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ConstraintRow
       for (int i = e; i < N; ++i) frictionChange(i) = p(i) * scale - old(i);
       Vector equalityResidual = residual + m.k.template topLeftCorner<N, N>() * frictionChange;
       for (int i = e; i < N; ++i) equalityResidual(i) = 0.0;
-      p = old - m.inverseEquality.template topLeftCorner<N, N>() * equalityResidual + frictionChange;
+      p = old - m.inverseEquality.template topLeftCorner<N, N>() * equalityResidual +
+          frictionChange;
     }
   }
   double largest = 0.0;
@@ -158,18 +160,23 @@ double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ConstraintRow
 inline double solveMultiRow(const RowBlock& block, const BlockMatrices& m, ConstraintRow* rows,
                             SolverVelocity* bodies, double* rotors) {
   switch (block.count) {
-    case 2: return solveBlockOf<2>(block, m, rows, bodies, rotors);
-    case 3: return solveBlockOf<3>(block, m, rows, bodies, rotors);
-    case 4: return solveBlockOf<4>(block, m, rows, bodies, rotors);
-    case 5: return solveBlockOf<5>(block, m, rows, bodies, rotors);
-    default: return solveBlockOf<6>(block, m, rows, bodies, rotors);
+    case 2:
+      return solveBlockOf<2>(block, m, rows, bodies, rotors);
+    case 3:
+      return solveBlockOf<3>(block, m, rows, bodies, rotors);
+    case 4:
+      return solveBlockOf<4>(block, m, rows, bodies, rotors);
+    case 5:
+      return solveBlockOf<5>(block, m, rows, bodies, rotors);
+    default:
+      return solveBlockOf<6>(block, m, rows, bodies, rotors);
   }
 }
 
 }  // namespace
 
-void applyAccumulatedImpulses(std::span<const ConstraintRow> rows,
-                              std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds) {
+void applyAccumulatedImpulses(std::span<const ConstraintRow> rows, std::span<SolverVelocity> bodies,
+                              std::span<double> rotorSpeeds) {
   for (const ConstraintRow& r : rows) {
     if (r.impulse == 0.0) continue;
     applyImpulse(r, r.impulse, bodies[static_cast<size_t>(r.bodyA)],
@@ -207,8 +214,9 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   for (int it = 0; it < maxIterations; ++it) {
     double largest = 0.0;
     for (const RowBlock& block : blocks) {
-      const double dp = block.count == 1 ? solveRow(block, rows, v, rotors)
-                                         : solveMultiRow(block, matrices[block.matrices], rows, v, rotors);
+      const double dp = block.count == 1
+                            ? solveRow(block, rows, v, rotors)
+                            : solveMultiRow(block, matrices[block.matrices], rows, v, rotors);
       largest = std::max(largest, dp);
     }
     result.iterations = it + 1;

@@ -37,7 +37,8 @@ class DcMotor {
   /// Engages (true) or releases the holding brake.
   void setBrake(bool engaged) { brakeCommand_ = engaged; }
   bool brakeEngaged() const {
-    return params_.brakeTorque > 0.0 && (brakeCommand_ || (params_.brakeWhenIdle && voltage_ == 0.0));
+    return params_.brakeTorque > 0.0 &&
+           (brakeCommand_ || (params_.brakeWhenIdle && voltage_ == 0.0));
   }
 
   /// Joint rate per rotor speed: 1/r for revolute joints, lead/r (m/rad) for prismatic ones.

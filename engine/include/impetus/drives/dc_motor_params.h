@@ -7,16 +7,16 @@
 namespace impetus {
 
 struct DcMotorParams {
-  double stallTorque = 0.0;    ///< M_s, rotor side at u = 1 (unit: N m)
-  double noLoadSpeed = 0.0;    ///< w_0, rotor side at u = 1 (unit: rad/s)
-  double timeConstant = 0.0;   ///< t_m, electromechanical time constant (unit: s); gives I_m
-  double rotorInertia = 0.0;   ///< I_m (unit: kg m^2); 0 = derive I_m = M_s t_m / w_0 (seed 001)
+  double stallTorque = 0.0;   ///< M_s, rotor side at u = 1 (unit: N m)
+  double noLoadSpeed = 0.0;   ///< w_0, rotor side at u = 1 (unit: rad/s)
+  double timeConstant = 0.0;  ///< t_m, electromechanical time constant (unit: s); gives I_m
+  double rotorInertia = 0.0;  ///< I_m (unit: kg m^2); 0 = derive I_m = M_s t_m / w_0 (seed 001)
   double electricalTimeConstant = 0.0;  ///< T_e = L / R (unit: s); 0 = torque follows at once
-  double gearRatio = 1.0;      ///< r >= 1: joint rate = rotor speed / r
-  double lead = 0.0;           ///< prismatic joints: metres of travel per rotor radian before the gear
+  double gearRatio = 1.0;               ///< r >= 1: joint rate = rotor speed / r
+  double lead = 0.0;  ///< prismatic joints: metres of travel per rotor radian before the gear
   double viscousFriction = 0.0;  ///< b on the load side (unit: N m s/rad or N s/m)
-  double brakeTorque = 0.0;    ///< holding brake, rotor side (unit: N m); 0 = no brake
-  bool brakeWhenIdle = false;  ///< engage the brake whenever u == 0
+  double brakeTorque = 0.0;      ///< holding brake, rotor side (unit: N m); 0 = no brake
+  bool brakeWhenIdle = false;    ///< engage the brake whenever u == 0
 
   /// I_m from the datasheet (explicit value, or M_s t_m / w_0).
   double effectiveRotorInertia() const {

@@ -20,34 +20,34 @@ enum class BodyType {
 struct RigidBodyDesc {
   std::string name;
   BodyType type = BodyType::Dynamic;
-  double mass = 1.0;                       ///< (unit: kg), > 0 for dynamic bodies
-  Mat3 inertia = Mat3::Identity();         ///< about the centre of mass, body frame (unit: kg m^2)
-  Vec3 position = Vec3::Zero();            ///< of the centre of mass, world (unit: m)
-  Quat orientation = Quat::Identity();     ///< body frame -> world
-  Vec3 linearVelocity = Vec3::Zero();      ///< of the centre of mass, world (unit: m/s)
-  Vec3 angularVelocity = Vec3::Zero();     ///< world (unit: rad/s)
+  double mass = 1.0;                    ///< (unit: kg), > 0 for dynamic bodies
+  Mat3 inertia = Mat3::Identity();      ///< about the centre of mass, body frame (unit: kg m^2)
+  Vec3 position = Vec3::Zero();         ///< of the centre of mass, world (unit: m)
+  Quat orientation = Quat::Identity();  ///< body frame -> world
+  Vec3 linearVelocity = Vec3::Zero();   ///< of the centre of mass, world (unit: m/s)
+  Vec3 angularVelocity = Vec3::Zero();  ///< world (unit: rad/s)
 };
 
 struct RigidBody {
   std::string name;
   BodyType type = BodyType::Dynamic;
-  double mass = 0.0;             ///< (unit: kg); 0 for static and kinematic bodies' solver view
+  double mass = 0.0;                ///< (unit: kg); 0 for static and kinematic bodies' solver view
   Mat3 inertiaBody = Mat3::Zero();  ///< about the COM, body frame (unit: kg m^2)
 
   // State.
-  Vec3 position = Vec3::Zero();          ///< centre of mass, world (unit: m)
-  Quat orientation = Quat::Identity();   ///< body -> world, unit
-  Vec3 linearVelocity = Vec3::Zero();    ///< (unit: m/s)
-  Vec3 angularMomentum = Vec3::Zero();   ///< about the COM, world (unit: kg m^2/s); stepped state
-  Vec3 force = Vec3::Zero();             ///< external force accumulator, cleared each step (unit: N)
-  Vec3 torque = Vec3::Zero();            ///< external torque about COM, cleared each step (unit: N m)
+  Vec3 position = Vec3::Zero();         ///< centre of mass, world (unit: m)
+  Quat orientation = Quat::Identity();  ///< body -> world, unit
+  Vec3 linearVelocity = Vec3::Zero();   ///< (unit: m/s)
+  Vec3 angularMomentum = Vec3::Zero();  ///< about the COM, world (unit: kg m^2/s); stepped state
+  Vec3 force = Vec3::Zero();            ///< external force accumulator, cleared each step (unit: N)
+  Vec3 torque = Vec3::Zero();  ///< external torque about COM, cleared each step (unit: N m)
 
   // Derived from the state by updateDerived(); valid after every step.
-  double inverseMass = 0.0;                   ///< (unit: 1/kg); 0 unless dynamic
-  Mat3 inverseInertiaBody = Mat3::Zero();     ///< 0 unless dynamic
-  Mat3 rotation = Mat3::Identity();           ///< orientation as a matrix
-  Mat3 inverseInertiaWorld = Mat3::Zero();    ///< R I^-1 R^T
-  Vec3 angularVelocity = Vec3::Zero();        ///< I_world^-1 L (dynamic) or prescribed (kinematic)
+  double inverseMass = 0.0;                 ///< (unit: 1/kg); 0 unless dynamic
+  Mat3 inverseInertiaBody = Mat3::Zero();   ///< 0 unless dynamic
+  Mat3 rotation = Mat3::Identity();         ///< orientation as a matrix
+  Mat3 inverseInertiaWorld = Mat3::Zero();  ///< R I^-1 R^T
+  Vec3 angularVelocity = Vec3::Zero();      ///< I_world^-1 L (dynamic) or prescribed (kinematic)
 
   bool isDynamic() const { return type == BodyType::Dynamic; }
   /// Recomputes rotation, world inverse inertia and (dynamic bodies) angular velocity from L.

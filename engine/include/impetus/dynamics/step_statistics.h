@@ -4,14 +4,14 @@ namespace impetus {
 
 /// What one World::step did and what it cost; the GUI status bar and `impetus-sim bench` show it.
 struct StepStatistics {
-  int rows = 0;                       ///< velocity rows solved
+  int rows = 0;  ///< velocity rows solved
   int velocityIterations = 0;
   int positionIterations = 0;
   double largestImpulseChange = 0.0;  ///< max |dp| in the last velocity iteration (unit: N s)
   bool converged = false;             ///< velocity iterations stopped by the tolerance
   bool outOfTime = false;             ///< velocity iterations stopped by the time budget
   // Stage timings (unit: s), in step order.
-  int contacts = 0;                   ///< contact points this step
+  int contacts = 0;  ///< contact points this step
   double integrateVelocitySeconds = 0.0;
   double collideSeconds = 0.0;
   double prepareSeconds = 0.0;

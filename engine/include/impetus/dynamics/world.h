@@ -113,7 +113,7 @@ class World {
   Joint& joint(int i) { return *joints_.at(static_cast<size_t>(i)); }
   const Joint& joint(int i) const { return *joints_.at(static_cast<size_t>(i)); }
   BodyId findBody(const std::string& name) const;  ///< -1 if absent
-  Joint* findJoint(const std::string& name);        ///< nullptr if absent
+  Joint* findJoint(const std::string& name);       ///< nullptr if absent
 
   /// Re-derives rotation/inertia/angular velocity after bodies were edited by hand.
   void updateDerived();
@@ -125,19 +125,22 @@ class World {
   bool failed() const { return failed_; }
   const std::string& failure() const { return failure_; }
 
-  double kineticEnergy() const;             ///< (unit: J)
-  double potentialEnergy() const;           ///< -sum m g.x, zero at the origin (unit: J)
-  double largestAnchorSeparation() const;   ///< over all joints (unit: m)
+  double kineticEnergy() const;            ///< (unit: J)
+  double potentialEnergy() const;          ///< -sum m g.x, zero at the origin (unit: J)
+  double largestAnchorSeparation() const;  ///< over all joints (unit: m)
 
  private:
   /// Takes a checked joint: jointed bodies stop colliding (World::setCollision turns it back on).
   void registerJoint(std::unique_ptr<Joint> joint);
-  void checkJointBodies(const std::string& name, BodyId parent, BodyId child, const Vec3& axis) const;
+  void checkJointBodies(const std::string& name, BodyId parent, BodyId child,
+                        const Vec3& axis) const;
   StepStatus substep(double dt);
   void integrateVelocities(double dt);
   void prepareRows(double dt, bool positionPhase);
   void addContactRows(double dt);
   void orderContactsFromTheGround();
+  /// One past the last point of the manifold that starts at contacts_[first].
+  size_t manifoldEnd(size_t first) const;
   void applyRestitution();
   void storeContactImpulses();
   /// One NGS correction of a single constraint's rows between two bodies (position pass).
@@ -152,8 +155,8 @@ class World {
   std::vector<std::unique_ptr<Joint>> joints_;
   struct MotorEntry {
     std::unique_ptr<DcMotor> motor;
-    Joint* joint;                 ///< nullptr for a track drive
-    double loadInertia = 0.0;     ///< track drives: rotor-side inertia of the hull (kg m^2)
+    Joint* joint;              ///< nullptr for a track drive
+    double loadInertia = 0.0;  ///< track drives: rotor-side inertia of the hull (kg m^2)
     double cachedImpulses[2] = {0.0, 0.0};  ///< track drives: characteristic and brake rows
     int characteristicRow = -1, brakeRow = -1;
   };
@@ -182,7 +185,7 @@ class World {
   std::vector<SolverVelocity> pseudoVelocities_;
   std::vector<Vec3> angularBeforeSolve_;
   std::vector<Mat3> midpointRotation_;
-  std::vector<double> rotorSpeeds_{0.0};           ///< slot 0: "no rotor"
+  std::vector<double> rotorSpeeds_{0.0};  ///< slot 0: "no rotor"
   std::vector<double> rotorInverseInertia_{0.0};
   std::vector<double> pseudoRotorSpeeds_;
 };

@@ -42,13 +42,18 @@ int linearAxis(RowBuffer& rows, BlockKind kind, int a, int b, const JointPose& p
 /// acts if the limit would be crossed within this step. Returns the lower row's index.
 template <class MakeRow>
 int limitRows(const JointBuildContext& ctx, const JointLimit& limit, double q, RowBuffer& rows,
-               MakeRow makeRow);
+              MakeRow makeRow);
 
 /// Makes row `index` a Coulomb friction row: |p| <= maxImpulse (F_max dt, seed 000 eq. 9).
 void frictionRow(RowBuffer& rows, int index, double maxImpulse);
 
 /// Makes row `index` viscous damping: p = -c dt (J v), implicit (J v + p / (c dt) = 0).
 void dampingRow(RowBuffer& rows, int index, double coefficient, double dt);
+
+/// Displacement of B's anchor from A's along A's joint x axis (m): sliding joints' coordinate.
+double slideCoordinate(const JointPose& pose);
+/// Its rate (m/s), the x axis turning with A.
+double slideRate(const JointPose& pose, const RigidBody& a, const RigidBody& b);
 
 /// Flips a row's Jacobian (upper limits push the other way).
 void negateRow(ConstraintRow& row);

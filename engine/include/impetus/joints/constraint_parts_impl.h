@@ -5,7 +5,7 @@ namespace impetus::parts {
 
 template <class MakeRow>
 int limitRows(const JointBuildContext& ctx, const JointLimit& limit, double q, RowBuffer& rows,
-               MakeRow makeRow) {
+              MakeRow makeRow) {
   // C_lower = q - lower >= 0 (Cdot = +qdot);  C_upper = upper - q >= 0 (Cdot = -qdot).
   const double gaps[2] = {q - limit.lower, limit.upper - q};
   int first = -1;

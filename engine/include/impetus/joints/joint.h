@@ -27,8 +27,8 @@ const char* jointTypeName(JointType type);
 
 /// A joint frame expressed in its body's frame (relative to the body's centre of mass).
 struct JointFrame {
-  Vec3 anchor = Vec3::Zero();             ///< (unit: m)
-  Quat orientation = Quat::Identity();    ///< x axis = joint axis
+  Vec3 anchor = Vec3::Zero();           ///< (unit: m)
+  Quat orientation = Quat::Identity();  ///< x axis = joint axis
 };
 
 /// Range of a joint coordinate (unit: rad for rotation, m for translation).
@@ -51,16 +51,16 @@ struct DriveCoupling {
   double ratio = 0.0;  ///< 1/r, k/r for a repeater (seed 001 eq. 12), lead/r for prismatic joints
   bool primary = false;
   double angleOffset = 0.0;  ///< joint coordinate - ratio * rotor angle at assembly
-  int gearRow = -1;            ///< offsets into this joint's rows, set while building
+  int gearRow = -1;          ///< offsets into this joint's rows, set while building
   int characteristicRow = -1;
   int brakeRow = -1;
 };
 
 /// World-frame pose of a joint's two frames at the current body poses.
 struct JointPose {
-  Vec3 anchorA, anchorB;  ///< world anchors (unit: m)
-  Vec3 armA, armB;        ///< anchor - centre of mass (unit: m)
-  Mat3 frameA, frameB;    ///< columns: joint x, y, z axes in the world
+  Vec3 anchorA, anchorB;            ///< world anchors (unit: m)
+  Vec3 armA, armB;                  ///< anchor - centre of mass (unit: m)
+  Mat3 frameA, frameB;              ///< columns: joint x, y, z axes in the world
   Quat orientationA, orientationB;  ///< joint frames -> world
 };
 
@@ -151,7 +151,8 @@ class Joint {
   }
   virtual bool rotational() const { return true; }
   /// Appends one row whose J v is the rate of the primary coordinate; -1 if the type has none.
-  virtual int addCoordinateRow(const JointPose& /*pose*/, RowBuffer& /*rows*/, BlockKind /*kind*/) const {
+  virtual int addCoordinateRow(const JointPose& /*pose*/, RowBuffer& /*rows*/,
+                               BlockKind /*kind*/) const {
     return -1;
   }
   /// Continuous coordinate near the last one (revolute angles unwrap across +-pi).

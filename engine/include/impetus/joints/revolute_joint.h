@@ -1,8 +1,8 @@
 #pragma once
 // Revolute (hinge) joint, seed 002 eq. 6-7: anchors coincide (3 rows) and the hinge axes stay
 // parallel (2 rows); 1 free DOF, the angle about the axis x (child relative to parent).
-//   Friction (seed 000): one row B = [0 -n 0 n], |p| <= F_max dt   (n^T (I_A^-1 + I_B^-1) n dp = -n.(w_B - w_A))
-//   Limits: one-sided rows on the angle; damping: soft row, torque = -c * rate.
+//   Friction (seed 000): one row B = [0 -n 0 n], |p| <= F_max dt   (n^T (I_A^-1 + I_B^-1) n dp =
+//   -n.(w_B - w_A)) Limits: one-sided rows on the angle; damping: soft row, torque = -c * rate.
 
 #include "impetus/joints/joint.h"
 

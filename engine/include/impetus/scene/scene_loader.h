@@ -18,7 +18,9 @@ namespace impetus {
 class SceneError : public std::runtime_error {
  public:
   SceneError(const std::string& file, int line, const std::string& problem)
-      : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), line_(line) {}
+      : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem),
+        file_(file),
+        line_(line) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }
 
@@ -30,7 +32,7 @@ class SceneError : public std::runtime_error {
 struct CameraDesc {
   std::string name;
   BodyId body = World::kGround;
-  Vec3 position = Vec3::Zero();        ///< in the body frame (m)
+  Vec3 position = Vec3::Zero();         ///< in the body frame (m)
   Quat orientation = Quat::Identity();  ///< looks along its -z, up +y (OpenGL convention)
 };
 
@@ -51,6 +53,7 @@ struct LoadedScene {
 /// Parses and builds; throws SceneError.
 LoadedScene loadScene(const std::string& path);
 /// The same from text (`name` stands for the file in messages; includes resolve against `dir`).
-LoadedScene loadSceneText(const std::string& text, const std::string& name, const std::string& dir = ".");
+LoadedScene loadSceneText(const std::string& text, const std::string& name,
+                          const std::string& dir = ".");
 
 }  // namespace impetus

@@ -7,13 +7,13 @@
 namespace impetus::scenes {
 
 struct TrackedVehicleOptions {
-  Vec3 position = Vec3(0, 0, 0);     ///< of the hull's ground footprint centre (m)
+  Vec3 position = Vec3(0, 0, 0);  ///< of the hull's ground footprint centre (m)
   Quat orientation = Quat::Identity();
-  double hullMass = 40.0;            ///< (kg)
-  Vec3 hullSize = Vec3(0.8, 0.5, 0.2);   ///< (m)
+  double hullMass = 40.0;                  ///< (kg)
+  Vec3 hullSize = Vec3(0.8, 0.5, 0.2);     ///< (m)
   Vec3 trackSize = Vec3(0.9, 0.12, 0.15);  ///< each track's box (m)
-  double sprocketRadius = 0.08;      ///< (m)
-  int material = 0;                  ///< of the tracks
+  double sprocketRadius = 0.08;            ///< (m)
+  int material = 0;                        ///< of the tracks
   DcMotorParams motor = defaultMotor();
   static DcMotorParams defaultMotor() {
     DcMotorParams p;  // a 24 V gearmotor class: 0.6 N m stall, 1800 rpm, r = 30

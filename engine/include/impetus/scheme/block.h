@@ -22,7 +22,7 @@ class SchemeError : public std::runtime_error {
 
 /// What a block sees while it is evaluated.
 struct SchemeContext {
-  double dt = 0.01;                 ///< (unit: s)
+  double dt = 0.01;                  ///< (unit: s)
   std::span<const double> channels;  ///< the input frame, in the scheme's channel order
 };
 

@@ -43,14 +43,14 @@ class Scheme {
   struct Node {
     std::string name;
     std::unique_ptr<Block> block;
-    std::vector<int> inputSignals;  ///< signal index per input port
-    int firstOutput = 0;            ///< this block's outputs are consecutive signals
+    std::vector<int> inputSignals;    ///< signal index per input port
+    int firstOutput = 0;              ///< this block's outputs are consecutive signals
     std::vector<double> inputValues;  ///< scratch, sized once
   };
   Scheme() = default;
 
   std::vector<std::string> channels_;
-  std::vector<Node> nodes_;           ///< in evaluation order
+  std::vector<Node> nodes_;  ///< in evaluation order
   std::vector<std::string> signalNames_;
   std::vector<double> signals_;
 };

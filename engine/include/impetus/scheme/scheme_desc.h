@@ -10,8 +10,8 @@ namespace impetus {
 
 /// One block of the scheme: its type, its name, parameters and where its inputs come from.
 struct BlockDesc {
-  std::string type;   ///< e.g. "gain", "pid", "mixer" (see scenes/README.md)
-  std::string name;   ///< unique in the scheme
+  std::string type;  ///< e.g. "gain", "pid", "mixer" (see scenes/README.md)
+  std::string name;  ///< unique in the scheme
   std::map<std::string, std::string> params;  ///< e.g. {"k", "0.5"}, {"channel", "drive.y"}
   /// Input port -> source "block" (its first output) or "block.port".
   std::map<std::string, std::string> inputs;
@@ -28,12 +28,12 @@ struct ControlDesc {
   Kind kind = Kind::Button;
   std::string name;
   std::string label;
-  std::vector<std::string> channels;  ///< joystick: x then y; toggle/button/slider: one
-  bool springReturn = true;           ///< joysticks return to 0 when released
+  std::vector<std::string> channels;     ///< joystick: x then y; toggle/button/slider: one
+  bool springReturn = true;              ///< joysticks return to 0 when released
   double minimum = -1.0, maximum = 1.0;  ///< sliders
-  std::string keys;                   ///< keyboard binding, e.g. "WASD", "arrows", "G"
-  std::string signal;                 ///< lamps/readouts: a scheme signal "block.port" or probe
-  std::string joystickAxis;           ///< physical joystick mapping, e.g. "axis0", "button3"
+  std::string keys;                      ///< keyboard binding, e.g. "WASD", "arrows", "G"
+  std::string signal;                    ///< lamps/readouts: a scheme signal "block.port" or probe
+  std::string joystickAxis;              ///< physical joystick mapping, e.g. "axis0", "button3"
   int line = 0;
 };
 

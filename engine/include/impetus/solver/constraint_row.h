@@ -45,7 +45,7 @@ struct ConstraintRow {
   double softness = 0.0;  ///< compliance per step: J v + softness p = target (damping, springs)
   double lower = -1e300;  ///< impulse bounds for Bounded blocks (unit: N s or N m s)
   double upper = 1e300;
-  double impulse = 0.0;   ///< accumulated impulse, warm-started (unit: N s or N m s)
+  double impulse = 0.0;  ///< accumulated impulse, warm-started (unit: N s or N m s)
 };
 
 enum class BlockKind : std::uint8_t { Equality, Bounded, NormBall, Mixed, Limited };
@@ -67,12 +67,12 @@ struct RowBlock {
   int first = 0;  ///< rows [first, first + count)
   int count = 1;  ///< 1..kMaxBlockRows
   BlockKind kind = BlockKind::Equality;
-  int frictionCount = 0;     ///< Mixed: trailing rows under the NormBall bound
-  double normBound = 0.0;    ///< fixed part of the NormBall radius (e.g. F_max * dt)
+  int frictionCount = 0;          ///< Mixed: trailing rows under the NormBall bound
+  double normBound = 0.0;         ///< fixed part of the NormBall radius (e.g. F_max * dt)
   double boundCoefficient = 0.0;  ///< times the accumulated impulse of `boundRow` (e.g. mu)
-  int boundRow = -1;         ///< row whose impulse scales the bound, or -1
-  double inverseK = 0.0;     ///< single-row blocks: 1 / (J M^-1 J^T + softness)
-  int matrices = -1;         ///< multi-row blocks: index into RowBuffer::matrices()
+  int boundRow = -1;              ///< row whose impulse scales the bound, or -1
+  double inverseK = 0.0;          ///< single-row blocks: 1 / (J M^-1 J^T + softness)
+  int matrices = -1;              ///< multi-row blocks: index into RowBuffer::matrices()
 };
 
 }  // namespace impetus

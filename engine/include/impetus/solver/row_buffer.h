@@ -33,7 +33,8 @@ class RowBuffer {
   RowBlock& lastBlock() { return blocks_.back(); }
 
   /// Fills each row's response M^-1 J^T and each block's inverse effective mass.
-  void finalize(std::span<const SolverBodyMass> bodies, std::span<const double> rotorInverseInertia);
+  void finalize(std::span<const SolverBodyMass> bodies,
+                std::span<const double> rotorInverseInertia);
 
   std::span<ConstraintRow> rows() { return rows_; }
   std::span<const ConstraintRow> rows() const { return rows_; }

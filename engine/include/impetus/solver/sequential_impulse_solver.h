@@ -16,22 +16,23 @@
 
 namespace impetus {
 
-/// The velocity state the solver updates for one body (or the pseudo-velocity in the position pass).
+/// The velocity state the solver updates for one body (or the pseudo-velocity in the position
+/// pass).
 struct SolverVelocity {
   Vec3 linear = Vec3::Zero();
   Vec3 angular = Vec3::Zero();
 };
 
 struct SolveResult {
-  int iterations = 0;              ///< iterations performed
+  int iterations = 0;                 ///< iterations performed
   double largestImpulseChange = 0.0;  ///< max |dp| of the last iteration (unit: N s)
-  bool converged = false;          ///< stopped by the tolerance
-  bool outOfTime = false;          ///< stopped by the time budget
+  bool converged = false;             ///< stopped by the tolerance
+  bool outOfTime = false;             ///< stopped by the time budget
 };
 
 /// Applies the accumulated impulses (warm start) to the velocities.
-void applyAccumulatedImpulses(std::span<const ConstraintRow> rows,
-                              std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds);
+void applyAccumulatedImpulses(std::span<const ConstraintRow> rows, std::span<SolverVelocity> bodies,
+                              std::span<double> rotorSpeeds);
 
 /// One pass over the listed blocks only (e.g. the restitution pass over impacting contacts).
 void solveBlockSubset(RowBuffer& buffer, std::span<const int> blockIndices,

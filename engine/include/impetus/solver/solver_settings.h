@@ -5,12 +5,13 @@ namespace impetus {
 /// How hard the sequential-impulse solver works per step (seed 000: stop at tolerance, at an
 /// iteration cap, or when the step's wall-clock budget is spent).
 struct SolverSettings {
-  int substeps = 1;                 ///< internal steps of dt / substeps per World::step (quality knob)
-  int velocityIterations = 20;      ///< cap on velocity iterations per (sub)step (stops early at tolerance)
+  int substeps = 1;  ///< internal steps of dt / substeps per World::step (quality knob)
+  int velocityIterations =
+      20;  ///< cap on velocity iterations per (sub)step (stops early at tolerance)
   int positionIterations = 6;       ///< iterations of the post-step position projection
   double impulseTolerance = 1e-10;  ///< stop when every |dp| is below this (unit: N s)
-  double timeBudget = 0.0;          ///< wall-clock limit for the velocity iterations (unit: s); 0 = none
-  bool warmStart = true;            ///< start from the previous step's accumulated impulses
+  double timeBudget = 0.0;  ///< wall-clock limit for the velocity iterations (unit: s); 0 = none
+  bool warmStart = true;    ///< start from the previous step's accumulated impulses
   /// Fixed iteration counts, no tolerance or time exits: re-simulation is bit for bit.
   bool deterministic = false;
   double positionCorrectionFactor = 1.0;  ///< share of the position error removed per step (0..1]

@@ -36,6 +36,8 @@ IMPETUS_BLOCK(makeBrakeOutput)
 #undef IMPETUS_BLOCK
 
 /// Logic level of a signal: true above 0.5.
-inline bool isHigh(double v) { return v > 0.5; }
+inline bool isHigh(double v) {
+  return v > 0.5;
+}
 
 }  // namespace impetus::blocks

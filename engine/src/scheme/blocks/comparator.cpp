@@ -6,13 +6,15 @@ namespace impetus::blocks {
 namespace {
 class Comparator : public Block {
  public:
-  Comparator(bool greater, double h) : Block({"a", "b"}, {"out"}), greater_(greater), hysteresis_(h) {}
+  Comparator(bool greater, double h)
+      : Block({"a", "b"}, {"out"}), greater_(greater), hysteresis_(h) {}
   void evaluate(const double* in, double* out, const SchemeContext&) override {
     const double d = greater_ ? in[0] - in[1] : in[1] - in[0];
     on_ = on_ ? d > -hysteresis_ : d > 0.0;
     out[0] = on_ ? 1.0 : 0.0;
   }
   void reset() override { on_ = false; }
+
  private:
   bool greater_;
   double hysteresis_;

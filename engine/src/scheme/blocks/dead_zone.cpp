@@ -13,6 +13,7 @@ class DeadZone : public Block {
     const double x = in[0];
     out[0] = std::abs(x) <= width_ ? 0.0 : (x - std::copysign(width_, x)) / (1.0 - width_);
   }
+
  private:
   double width_;
 };

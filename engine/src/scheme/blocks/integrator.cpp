@@ -9,12 +9,18 @@ namespace {
 class Integrator : public Block {
  public:
   Integrator(double k, double lo, double hi, double initial)
-      : Block({"in"}, {"out"}, false), k_(k), lo_(lo), hi_(hi), initial_(initial), state_(initial) {}
+      : Block({"in"}, {"out"}, false),
+        k_(k),
+        lo_(lo),
+        hi_(hi),
+        initial_(initial),
+        state_(initial) {}
   void evaluate(const double*, double* out, const SchemeContext&) override { out[0] = state_; }
   void update(const double* in, const SchemeContext& ctx) override {
     state_ = std::clamp(state_ + k_ * in[0] * ctx.dt, lo_, hi_);
   }
   void reset() override { state_ = initial_; }
+
  private:
   double k_, lo_, hi_, initial_, state_;
 };

@@ -14,6 +14,7 @@ class Lag : public Block {
     out[0] = y_;
   }
   void reset() override { y_ = 0.0; }
+
  private:
   double timeConstant_;
   double y_ = 0.0;

@@ -12,9 +12,12 @@ class Latch : public Block {
     out[0] = state_ ? 1.0 : 0.0;
   }
   void reset() override { state_ = false; }
+
  private:
   bool state_ = false;
 };
 }  // namespace
-std::unique_ptr<Block> makeLatch(const BlockBuild&) { return std::make_unique<Latch>(); }
+std::unique_ptr<Block> makeLatch(const BlockBuild&) {
+  return std::make_unique<Latch>();
+}
 }  // namespace impetus::blocks

@@ -7,15 +7,23 @@ namespace impetus::blocks {
 namespace {
 class Lookup : public Block {
  public:
-  Lookup(std::vector<double> x, std::vector<double> y) : Block({"in"}, {"out"}), x_(std::move(x)), y_(std::move(y)) {}
+  Lookup(std::vector<double> x, std::vector<double> y)
+      : Block({"in"}, {"out"}), x_(std::move(x)), y_(std::move(y)) {}
   void evaluate(const double* in, double* out, const SchemeContext&) override {
     const double v = in[0];
-    if (v <= x_.front()) { out[0] = y_.front(); return; }
-    if (v >= x_.back()) { out[0] = y_.back(); return; }
+    if (v <= x_.front()) {
+      out[0] = y_.front();
+      return;
+    }
+    if (v >= x_.back()) {
+      out[0] = y_.back();
+      return;
+    }
     const size_t i = static_cast<size_t>(std::upper_bound(x_.begin(), x_.end(), v) - x_.begin());
     const double s = (v - x_[i - 1]) / (x_[i] - x_[i - 1]);
     out[0] = y_[i - 1] + s * (y_[i] - y_[i - 1]);
   }
+
  private:
   std::vector<double> x_, y_;
 };

@@ -19,5 +19,7 @@ class Mixer : public Block {
   }
 };
 }  // namespace
-std::unique_ptr<Block> makeMixer(const BlockBuild&) { return std::make_unique<Mixer>(); }
+std::unique_ptr<Block> makeMixer(const BlockBuild&) {
+  return std::make_unique<Mixer>();
+}
 }  // namespace impetus::blocks

@@ -12,14 +12,22 @@ namespace {
 class Pid : public Block {
  public:
   Pid(double kp, double ki, double kd, double filter, double lo, double hi)
-      : Block({"setpoint", "measurement"}, {"out"}), kp_(kp), ki_(ki), kd_(kd), filter_(filter), lo_(lo), hi_(hi) {}
+      : Block({"setpoint", "measurement"}, {"out"}),
+        kp_(kp),
+        ki_(ki),
+        kd_(kd),
+        filter_(filter),
+        lo_(lo),
+        hi_(hi) {}
   void evaluate(const double* in, double* out, const SchemeContext& ctx) override {
     const double e = in[0] - in[1];
     double rate = 0.0;
     if (started_) rate = (in[1] - previous_) / ctx.dt;
     previous_ = in[1];
     started_ = true;
-    derivative_ = filter_ > 0.0 ? derivative_ + (rate - derivative_) * (1.0 - std::exp(-ctx.dt / filter_)) : rate;
+    derivative_ = filter_ > 0.0
+                      ? derivative_ + (rate - derivative_) * (1.0 - std::exp(-ctx.dt / filter_))
+                      : rate;
     const double unsaturated = kp_ * e + integral_ - kd_ * derivative_;
     const double u = std::clamp(unsaturated, lo_, hi_);
     const bool pushingFurther = (u >= hi_ && e > 0.0) || (u <= lo_ && e < 0.0);
@@ -30,6 +38,7 @@ class Pid : public Block {
     integral_ = derivative_ = previous_ = 0.0;
     started_ = false;
   }
+
  private:
   double kp_, ki_, kd_, filter_, lo_, hi_;
   double integral_ = 0.0, derivative_ = 0.0, previous_ = 0.0;
@@ -41,6 +50,7 @@ std::unique_ptr<Block> makePid(const BlockBuild& b) {
   if (!(lo < hi)) b.fail("min must be below max");
   const double filter = b.number("filter", 0.0);
   if (filter < 0.0) b.fail("filter must be >= 0 (s)");
-  return std::make_unique<Pid>(b.number("kp", 0.0), b.number("ki", 0.0), b.number("kd", 0.0), filter, lo, hi);
+  return std::make_unique<Pid>(b.number("kp", 0.0), b.number("ki", 0.0), b.number("kd", 0.0),
+                               filter, lo, hi);
 }
 }  // namespace impetus::blocks

@@ -13,5 +13,7 @@ class Product : public Block {
   }
 };
 }  // namespace
-std::unique_ptr<Block> makeProduct(const BlockBuild& b) { return std::make_unique<Product>(b.numberedInputs(2)); }
+std::unique_ptr<Block> makeProduct(const BlockBuild& b) {
+  return std::make_unique<Product>(b.numberedInputs(2));
+}
 }  // namespace impetus::blocks

@@ -14,6 +14,7 @@ class RateLimiter : public Block {
     out[0] = last_;
   }
   void reset() override { last_ = 0.0; }
+
  private:
   double rate_;
   double last_ = 0.0;

@@ -8,7 +8,10 @@ namespace {
 class Saturation : public Block {
  public:
   Saturation(double lo, double hi) : Block({"in"}, {"out"}), lo_(lo), hi_(hi) {}
-  void evaluate(const double* in, double* out, const SchemeContext&) override { out[0] = std::clamp(in[0], lo_, hi_); }
+  void evaluate(const double* in, double* out, const SchemeContext&) override {
+    out[0] = std::clamp(in[0], lo_, hi_);
+  }
+
  private:
   double lo_, hi_;
 };

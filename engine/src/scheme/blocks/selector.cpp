@@ -8,12 +8,14 @@ namespace impetus::blocks {
 namespace {
 class Selector : public Block {
  public:
-  explicit Selector(std::vector<std::string> inputs) : Block(withIndex(std::move(inputs)), {"out"}) {}
+  explicit Selector(std::vector<std::string> inputs)
+      : Block(withIndex(std::move(inputs)), {"out"}) {}
   void evaluate(const double* in, double* out, const SchemeContext&) override {
     const int n = static_cast<int>(inputNames().size()) - 1;
     const int k = std::clamp(static_cast<int>(std::lround(in[n])), 1, n);
     out[0] = in[k - 1];
   }
+
  private:
   static std::vector<std::string> withIndex(std::vector<std::string> v) {
     v.push_back("index");
@@ -21,5 +23,7 @@ class Selector : public Block {
   }
 };
 }  // namespace
-std::unique_ptr<Block> makeSelector(const BlockBuild& b) { return std::make_unique<Selector>(b.numberedInputs(2)); }
+std::unique_ptr<Block> makeSelector(const BlockBuild& b) {
+  return std::make_unique<Selector>(b.numberedInputs(2));
+}
 }  // namespace impetus::blocks

@@ -10,6 +10,7 @@ class Sensor : public Block {
  public:
   explicit Sensor(Probe p) : Block({}, {"out"}), probe_(std::move(p)) {}
   void evaluate(const double*, double* out, const SchemeContext&) override { out[0] = probe_(); }
+
  private:
   Probe probe_;
 };

@@ -12,6 +12,7 @@ class Sum : public Block {
     for (size_t i = 0; i < signs_.size(); ++i) s += signs_[i] * in[i];
     out[0] = s;
   }
+
  private:
   std::vector<double> signs_;
 };

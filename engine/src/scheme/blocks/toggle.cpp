@@ -16,9 +16,12 @@ class Toggle : public Block {
     state_ = initial_;
     wasHigh_ = false;
   }
+
  private:
   bool initial_, state_, wasHigh_ = false;
 };
 }  // namespace
-std::unique_ptr<Block> makeToggle(const BlockBuild& b) { return std::make_unique<Toggle>(b.number("initial", 0) > 0.5); }
+std::unique_ptr<Block> makeToggle(const BlockBuild& b) {
+  return std::make_unique<Toggle>(b.number("initial", 0) > 0.5);
+}
 }  // namespace impetus::blocks
