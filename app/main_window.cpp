@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QFileDialog>
 #include <QKeyEvent>
@@ -37,6 +38,23 @@ void MainWindow::buildMenus() {
   QAction* quit = file->addAction("&Quit", qApp, &QApplication::quit);
   quit->setShortcut(QKeySequence::Quit);
 
+  QMenu* sim = menuBar()->addMenu("&Simulation");
+  pauseAction_ = sim->addAction("&Pause", this, &MainWindow::togglePause);
+  pauseAction_->setCheckable(true);
+  pauseAction_->setShortcut(Qt::Key_Space);
+  QAction* step = sim->addAction("Single &step (10 ms)", this, &MainWindow::singleStep);
+  step->setShortcut(Qt::Key_Period);
+  QAction* reset = sim->addAction("&Reset", this, &MainWindow::resetScene);
+  reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  QMenu* speed = sim->addMenu("Spee&d");
+  auto* speeds = new QActionGroup(this);
+  for (const double f : {0.25, 0.5, 1.0, 2.0, 4.0}) {
+    QAction* a = speed->addAction(QString("x%1").arg(f), this, [this, f] { setSpeed(f); });
+    a->setCheckable(true);
+    a->setChecked(f == 1.0);
+    speeds->addAction(a);
+  }
+
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About Impetus", this, &MainWindow::showAbout);
 }
@@ -49,6 +67,7 @@ bool MainWindow::openScene(const QString& path) {
   try {
     LoadedScene scene = loadScene(path.toStdString());
     runner_.setScene(std::move(scene));
+    scenePath_ = path;
   } catch (const SceneError& e) {
     auto* box = new QMessageBox(QMessageBox::Critical, "Cannot open scene",
                                 QString::fromStdString(e.what()), QMessageBox::Ok, this);
@@ -122,6 +141,31 @@ void MainWindow::onFrame() {
     statusFrames_->setText(QString("frame %1").arg(viewport_->framesRendered()));
   }
   viewport_->update();
+}
+
+void MainWindow::togglePause() {
+  runner_.paused = !runner_.paused;
+  pauseAction_->setChecked(runner_.paused);
+  statusBar()->showMessage(runner_.paused ? "Paused" : "Running", 2000);
+}
+
+void MainWindow::singleStep() {
+  if (!runner_.paused) togglePause();
+  runner_.singleStep();
+  presenter_.update(runner_.scene().world->bodies());
+}
+
+void MainWindow::resetScene() {
+  if (!scenePath_.isEmpty()) {
+    const bool paused = runner_.paused;
+    openScene(scenePath_);
+    runner_.paused = paused;
+  }
+}
+
+void MainWindow::setSpeed(double factor) {
+  runner_.setSpeed(factor);
+  statusBar()->showMessage(QString("Speed x%1").arg(factor), 2000);
 }
 
 void MainWindow::openSceneDialog() {

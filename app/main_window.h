@@ -28,6 +28,11 @@ class MainWindow : public QMainWindow {
 
   /// Loads a scene; on error shows the loader's file:line: message and keeps the current scene.
   bool openScene(const QString& path);
+  /// Simulation menu actions (also keyboard: Space, Period, Ctrl+R).
+  void togglePause();
+  void singleStep();
+  void resetScene();
+  void setSpeed(double factor);
   /// The scene file opened when none is given (the tracked vehicle).
   static QString defaultScenePath();
 
@@ -49,6 +54,8 @@ class MainWindow : public QMainWindow {
   SceneRunner runner_;
   render::ScenePresenter presenter_;
   QSet<int> keysDown_;
+  QString scenePath_;
+  QAction* pauseAction_ = nullptr;
 };
 
 }  // namespace impetus::app

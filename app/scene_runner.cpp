@@ -1,5 +1,6 @@
 #include "scene_runner.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace impetus::app {
@@ -10,20 +11,34 @@ void SceneRunner::setScene(LoadedScene scene) {
   failure_.clear();
 }
 
+void SceneRunner::setSpeed(double factor) {
+  speed_ = std::clamp(factor, 0.25, 4.0);
+  stepCredit_ = 0.0;
+}
+
+bool SceneRunner::stepOnce() {
+  if (scene_.scheme) scene_.scheme->step(channels_, scene_.step);
+  const StepStatus status = scene_.world->step(scene_.step);
+  ++lastFrameSteps_;
+  if (!status.ok) failure_ = status.message;
+  return status.ok;
+}
+
+bool SceneRunner::singleStep() {
+  lastFrameSteps_ = 0;
+  if (!hasScene() || !failure_.empty()) return failure_.empty();
+  return stepOnce();
+}
+
 bool SceneRunner::advanceFrame() {
   lastFrameSteps_ = 0;
   if (!hasScene() || !failure_.empty()) return failure_.empty();
   if (paused) return true;
-  const int steps = std::max(1, static_cast<int>(std::lround(scene_.frame / scene_.step)));
-  for (int i = 0; i < steps; ++i) {
-    if (scene_.scheme) scene_.scheme->step(channels_, scene_.step);
-    const StepStatus status = scene_.world->step(scene_.step);
-    ++lastFrameSteps_;
-    if (!status.ok) {
-      failure_ = status.message;
-      return false;
-    }
-  }
+  stepCredit_ += speed_ * scene_.frame / scene_.step;
+  const int steps = static_cast<int>(std::floor(stepCredit_ + 1e-9));
+  stepCredit_ -= steps;
+  for (int i = 0; i < steps; ++i)
+    if (!stepOnce()) return false;
   return true;
 }
 

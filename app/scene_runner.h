@@ -20,8 +20,14 @@ class SceneRunner {
 
   /// Channel values in scene().console.channels() order (joysticks, toggles, ...).
   std::vector<double>& channels() { return channels_; }
-  /// One frame of physics; false (and failure() says why) once the simulation has stopped.
+  /// One frame of physics (frame/step steps times `speed`); false (and failure() says why) once
+  /// the simulation has stopped.
   bool advanceFrame();
+  /// Exactly one physics step, paused or not (the operator's single step).
+  bool singleStep();
+  /// Sim-time speed factor, 0.25 to 4 (steps per frame scale with it; fractions carry over).
+  void setSpeed(double factor);
+  double speed() const { return speed_; }
   const std::string& failure() const { return failure_; }
   /// Physics steps taken in the last frame.
   int lastFrameSteps() const { return lastFrameSteps_; }
@@ -32,6 +38,9 @@ class SceneRunner {
   std::vector<double> channels_;
   std::string failure_;
   int lastFrameSteps_ = 0;
+  double speed_ = 1.0;
+  double stepCredit_ = 0.0;  ///< fractional steps owed at speeds that do not divide a frame
+  bool stepOnce();
 };
 
 }  // namespace impetus::app

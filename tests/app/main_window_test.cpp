@@ -185,6 +185,38 @@ class MainWindowTest : public QObject {
     box->close();
   }
 
+  void pauseFreezesSimTimeWhileFramesRenderAndStepAdvancesTenMilliseconds() {
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    const impetus::World& world = *window.runner().scene().world;
+    QVERIFY(QTest::qWaitFor([&] { return world.time() > 0.2; }, 10000));
+    QApplication::setActiveWindow(&window);  // shortcuts go to the active window (no WM here)
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.viewport()->setFocus();
+    QTest::keyClick(window.viewport(), Qt::Key_Space);  // the menu shortcut, as an operator would
+    QVERIFY(window.runner().paused);
+    const double frozen = world.time();
+    const long long frames = window.viewport()->framesRendered();
+    QTest::qWait(400);
+    QCOMPARE(world.time(), frozen);
+    QVERIFY2(window.viewport()->framesRendered() >= frames + 5,
+             "frames keep rendering while paused");
+    QTest::keyClick(window.viewport(), Qt::Key_Period);
+    QVERIFY(std::abs(world.time() - (frozen + 0.01)) < 1e-9);
+    QTest::keyClick(window.viewport(), Qt::Key_Space);
+    QVERIFY(QTest::qWaitFor([&] { return world.time() > frozen + 0.2; }, 10000));
+    // Speed x4: sim time runs four times faster than frames.
+    window.setSpeed(4.0);
+    const double t0 = world.time();
+    const long long f0 = window.viewport()->framesRendered();
+    QVERIFY(QTest::qWaitFor([&] { return window.viewport()->framesRendered() >= f0 + 10; }, 10000));
+    const double perFrame = (world.time() - t0) / double(window.viewport()->framesRendered() - f0);
+    QVERIFY2(perFrame > 0.12 && perFrame < 0.2,
+             qPrintable(QString::number(perFrame)));  // 4 x 40 ms
+  }
+
   void menusOfferOpenQuitAbout() {
     MainWindow window;
     QStringList actions;
@@ -193,6 +225,8 @@ class MainWindowTest : public QObject {
     QVERIFY(actions.contains("&Open scene…"));
     QVERIFY(actions.contains("&Quit"));
     QVERIFY(actions.contains("&About Impetus"));
+    QVERIFY(actions.contains("&Pause"));
+    QVERIFY(actions.contains("Single &step (10 ms)"));
   }
 };
 
