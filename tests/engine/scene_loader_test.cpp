@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "impetus/scene/scene_loader.h"
 
@@ -179,6 +180,86 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"<scene>\n<world step='0'/>\n<body name='b' mass='1'><geom type='box' size='1 1 "
                  "1'/></body>\n</scene>",
                  "bad.xml:2: need 0 < step <= frame"}));
+
+/// Writes `text` to `dir/name` (the directory is created).
+std::string writeFile(const std::filesystem::path& dir, const std::string& name,
+                      const std::string& text) {
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / name) << text;
+  return (dir / name).string();
+}
+
+TEST(SceneLoader, IncludePlacesARobotFileWithItsMotorsAndScheme) {
+  const auto dir = std::filesystem::temp_directory_path() / "impetus_include_test";
+  writeFile(dir / "robots", "arm.xml", R"(<robot name="arm">
+  <material name="steel" friction="0.4"/>
+  <body name="base" fixed="true"><geom type="box" size="0.2 0.2 0.2"/></body>
+  <body name="link" pos="0.45 0 0" mass="2"><geom type="box" size="0.4 0.05 0.05"/>
+    <joint name="shoulder" type="revolute" pos="-0.2 0 0" axis="0 0 1"/></body>
+  <motor name="m" joint="shoulder" stall_torque="0.2" no_load_speed="500 rpm" time_constant="0.05" gear_ratio="20"/>
+  <console><slider name="speed" channel="arm.speed"/></console>
+  <scheme><block type="input" name="u" channel="arm.speed"/>
+          <block type="motor" name="out" motor="m" inputs="in=u"/></scheme>
+</robot>)");
+  const std::string main = writeFile(dir, "main.xml", R"(<scene name="with arm">
+  <body name="floor" fixed="true"><geom type="plane"/></body>
+  <include file="robots/arm.xml" pos="1 2 0.5" quat="0.70710678 0 0 0.70710678"/>
+</scene>)");
+  LoadedScene s = loadScene(main);
+  const BodyId link = s.world->findBody("link");
+  ASSERT_GE(link, 0);
+  // Placed by the include: (0.45, 0, 0) turned 90 degrees about z, then moved to (1, 2, 0.5).
+  EXPECT_NEAR((s.world->body(link).position - Vec3(1, 2.45, 0.5)).norm(), 0.0, 1e-9);
+  ASSERT_TRUE(s.scheme.has_value());
+  for (int i = 0; i < 100; ++i) {
+    s.scheme->step(std::vector<double>{1.0}, s.step);
+    ASSERT_TRUE(s.world->step(s.step).ok);
+  }
+  EXPECT_GT(s.world->findJoint("shoulder")->rate(), 0.5 * (500 * 2 * 3.14159 / 60) / 20);
+}
+
+TEST(SceneLoader, IncludeCyclesAndMissingFilesAreNamed) {
+  const auto dir = std::filesystem::temp_directory_path() / "impetus_include_cycle";
+  writeFile(dir, "a.xml", "<robot>\n<include file='b.xml'/>\n</robot>");
+  writeFile(dir, "b.xml", "<robot>\n\n<include file='a.xml'/>\n</robot>");
+  const std::string main = writeFile(dir, "main.xml",
+                                     "<scene>\n<body name='f' fixed='true'><geom "
+                                     "type='plane'/></body>\n<include file='a.xml'/>\n</scene>");
+  try {
+    loadScene(main);
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("b.xml:3: include cycle: a.xml -> b.xml -> a.xml"),
+              std::string::npos)
+        << e.what();
+  }
+  const std::string missing =
+      writeFile(dir, "missing.xml",
+                "<scene>\n<body name='f' fixed='true'><geom type='plane'/></body>\n<include "
+                "file='nope.xml'/>\n</scene>");
+  try {
+    loadScene(missing);
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing.xml:3: cannot open included file 'nope.xml'"),
+              std::string::npos)
+        << e.what();
+  }
+  const std::string world =
+      writeFile(dir, "robot_world.xml", "<robot>\n<world step='0.01'/>\n</robot>");
+  const std::string usesIt =
+      writeFile(dir, "uses.xml",
+                "<scene>\n<body name='f' fixed='true'><geom type='plane'/></body>\n<include "
+                "file='robot_world.xml'/>\n</scene>");
+  try {
+    loadScene(usesIt);
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("robot_world.xml:2: unknown element <world>"),
+              std::string::npos)
+        << e.what();
+  }
+}
 
 TEST(SceneLoader, MissingFileIsAClearError) {
   try {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 #include <set>
@@ -30,29 +31,46 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 /// Reads one scene document; every error names the file and the element's line.
+/// State shared by a scene and the files it includes.
+struct LoadState {
+  std::vector<std::string> includeStack;  ///< canonical paths, outermost first
+  std::vector<std::string> blockFiles;    ///< file of each scheme block (for error lines)
+};
+
 class Loader {
  public:
-  Loader(LoadedScene& out, std::string file, std::string dir)
-      : out_(out), file_(std::move(file)), dir_(std::move(dir)) {}
+  Loader(LoadedScene& out, LoadState& state, std::string file, std::string dir,
+         Vec3 basePosition = Vec3::Zero(), Quat baseOrientation = Quat::Identity())
+      : out_(out),
+        state_(state),
+        file_(std::move(file)),
+        dir_(std::move(dir)),
+        basePosition_(basePosition),
+        baseOrientation_(baseOrientation) {}
 
-  void load(const std::string& source) {
+  /// Reads a scene (root <scene>) or an included robot (root <robot>, no <world>).
+  void load(const std::string& source, bool included) {
     tinyxml2::XMLDocument doc;
     if (doc.Parse(source.c_str(), source.size()) != tinyxml2::XML_SUCCESS)
       throw SceneError(file_, std::max(doc.ErrorLineNum(), 1),
                        std::string("malformed XML: ") + doc.ErrorName());
     const XMLElement* root = doc.RootElement();
-    if (!root || std::string(root->Name()) != "scene")
-      throw SceneError(file_, root ? root->GetLineNum() : 1, "the root element must be <scene>");
+    const std::string rootName = included ? "robot" : "scene";
+    if (!root || root->Name() != rootName)
+      throw SceneError(file_, root ? root->GetLineNum() : 1,
+                       "the root element must be <" + rootName + ">");
     allow(root, {"name"});
-    out_.name = text(root, "name").value_or("scene");
-    out_.world = std::make_unique<World>();
-    static const std::set<std::string> known = {"world",    "material", "pair",    "body",  "motor",
-                                                "repeater", "scheme",   "console", "camera"};
+    if (!included) {
+      out_.name = text(root, "name").value_or("scene");
+      out_.world = std::make_unique<World>();
+    }
+    static const std::set<std::string> known = {"world", "material", "pair",   "body",    "include",
+                                                "motor", "repeater", "scheme", "console", "camera"};
     for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement())
-      if (!known.count(e->Name()))
+      if (!known.count(e->Name()) || (included && std::string(e->Name()) == "world"))
         fail(e, std::string("unknown element <") + e->Name() +
-                    "> (expected one of: world, material, "
-                    "pair, body, motor, repeater, scheme, console, camera)");
+                    "> (expected one of: " + (included ? "" : "world, ") +
+                    "material, pair, body, include, motor, repeater, scheme, console, camera)");
     // Order of building: settings and materials, track motors (geoms refer to them), bodies,
     // then what refers to joints and bodies.
     for (const XMLElement* e = root->FirstChildElement("world"); e;
@@ -67,10 +85,12 @@ class Loader {
     for (const XMLElement* e = root->FirstChildElement("motor"); e;
          e = e->NextSiblingElement("motor"))
       if (!e->Attribute("joint")) readMotor(e);
-    for (const XMLElement* e = root->FirstChildElement("body"); e;
-         e = e->NextSiblingElement("body"))
-      readBody(e, World::kGround, Vec3::Zero(), Quat::Identity(), true);
-    if (out_.world->bodyCount() <= 1) fail(root, "empty scene: no <body>");
+    for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+      const std::string name = e->Name();
+      if (name == "body") readBody(e, World::kGround, basePosition_, baseOrientation_, true);
+      if (name == "include") readInclude(e);
+    }
+    if (!included && out_.world->bodyCount() <= 1) fail(root, "empty scene: no <body>");
     for (const XMLElement* e = root->FirstChildElement("motor"); e;
          e = e->NextSiblingElement("motor"))
       if (e->Attribute("joint")) readMotor(e);
@@ -482,6 +502,32 @@ class Loader {
     }
   }
 
+  void readInclude(const XMLElement* e) {
+    allow(e, {"file", "pos", "quat"});
+    const std::string file = required(e, "file");
+    const std::filesystem::path path =
+        file[0] == '/' ? std::filesystem::path(file) : std::filesystem::path(dir_) / file;
+    const std::string canonical = std::filesystem::weakly_canonical(path).string();
+    auto& stack = state_.includeStack;
+    const auto seen = std::find(stack.begin(), stack.end(), canonical);
+    if (seen != stack.end()) {
+      std::string cycle;
+      for (auto it = seen; it != stack.end(); ++it)
+        cycle += std::filesystem::path(*it).filename().string() + " -> ";
+      fail(e, "include cycle: " + cycle + path.filename().string());
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail(e, "cannot open included file '" + file + "'");
+    std::ostringstream source;
+    source << in.rdbuf();
+    const Vec3 position = basePosition_ + baseOrientation_ * vec3(e, "pos", Vec3::Zero());
+    const Quat orientation = (baseOrientation_ * quat(e, "quat")).normalized();
+    stack.push_back(canonical);
+    Loader(out_, state_, path.string(), path.parent_path().string(), position, orientation)
+        .load(source.str(), true);
+    stack.pop_back();
+  }
+
   void readScheme(const XMLElement* e) {
     allow(e, {});
     for (const XMLElement* b = e->FirstChildElement(); b; b = b->NextSiblingElement()) {
@@ -508,22 +554,35 @@ class Loader {
         }
       }
       out_.schemeDesc.blocks.push_back(d);
-    }
-    try {
-      out_.scheme.emplace(Scheme::compile(out_.schemeDesc, *out_.world, out_.console.channels()));
-    } catch (const SchemeError& x) {
-      // Name the block's own line when the message carries it.
-      int line = e->GetLineNum();
-      for (const BlockDesc& d : out_.schemeDesc.blocks)
-        if (std::string(x.what()).rfind("block '" + d.name + "' ", 0) == 0) line = d.line;
-      throw SceneError(file_, line, x.what());
+      state_.blockFiles.push_back(file_);
     }
   }
 
   LoadedScene& out_;
+  LoadState& state_;
   std::string file_;
   std::string dir_;
+  Vec3 basePosition_;
+  Quat baseOrientation_;
 };
+
+/// Compiles the scheme of all files once every console channel is known.
+void compileScheme(LoadedScene& out, const LoadState& state) {
+  if (out.schemeDesc.blocks.empty()) return;
+  try {
+    out.scheme.emplace(Scheme::compile(out.schemeDesc, *out.world, out.console.channels()));
+  } catch (const SchemeError& x) {
+    // Name the block's own file and line when the message carries it.
+    std::string file = state.blockFiles.front();
+    int line = out.schemeDesc.blocks.front().line;
+    for (size_t i = 0; i < out.schemeDesc.blocks.size(); ++i)
+      if (std::string(x.what()).rfind("block '" + out.schemeDesc.blocks[i].name + "' ", 0) == 0) {
+        file = state.blockFiles[i];
+        line = out.schemeDesc.blocks[i].line;
+      }
+    throw SceneError(file, line, x.what());
+  }
+}
 
 }  // namespace
 
@@ -531,7 +590,13 @@ LoadedScene loadSceneText(const std::string& text, const std::string& name,
                           const std::string& dir) {
   LoadedScene scene;
   scene.file = name;
-  Loader(scene, name, dir).load(text);
+  LoadState state;
+  state.includeStack.push_back(
+      std::filesystem::weakly_canonical(std::filesystem::path(dir) /
+                                        std::filesystem::path(name).filename())
+          .string());
+  Loader(scene, state, name, dir).load(text, false);
+  compileScheme(scene, state);
   return scene;
 }
 
