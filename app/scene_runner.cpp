@@ -9,6 +9,8 @@ void SceneRunner::setScene(LoadedScene scene) {
   scene_ = std::move(scene);
   channels_.assign(scene_.console.channels().size(), 0.0);
   failure_.clear();
+  framesAdvanced_ = 0;
+  stepCredit_ = 0.0;
 }
 
 void SceneRunner::setSpeed(double factor) {
@@ -34,6 +36,7 @@ bool SceneRunner::advanceFrame() {
   lastFrameSteps_ = 0;
   if (!hasScene() || !failure_.empty()) return failure_.empty();
   if (paused) return true;
+  ++framesAdvanced_;
   stepCredit_ += speed_ * scene_.frame / scene_.step;
   const int steps = static_cast<int>(std::floor(stepCredit_ + 1e-9));
   stepCredit_ -= steps;

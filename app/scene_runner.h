@@ -31,6 +31,8 @@ class SceneRunner {
   const std::string& failure() const { return failure_; }
   /// Physics steps taken in the last frame.
   int lastFrameSteps() const { return lastFrameSteps_; }
+  /// Frames advanced (not paused) since the scene was set.
+  long long framesAdvanced() const { return framesAdvanced_; }
   bool paused = false;
 
  private:
@@ -38,6 +40,7 @@ class SceneRunner {
   std::vector<double> channels_;
   std::string failure_;
   int lastFrameSteps_ = 0;
+  long long framesAdvanced_ = 0;
   double speed_ = 1.0;
   double stepCredit_ = 0.0;  ///< fractional steps owed at speeds that do not divide a frame
   bool stepOnce();

@@ -207,14 +207,15 @@ class MainWindowTest : public QObject {
     QVERIFY(std::abs(world.time() - (frozen + 0.01)) < 1e-9);
     QTest::keyClick(window.viewport(), Qt::Key_Space);
     QVERIFY(QTest::qWaitFor([&] { return world.time() > frozen + 0.2; }, 10000));
-    // Speed x4: sim time runs four times faster than frames.
-    window.setSpeed(4.0);
-    const double t0 = world.time();
-    const long long f0 = window.viewport()->framesRendered();
-    QVERIFY(QTest::qWaitFor([&] { return window.viewport()->framesRendered() >= f0 + 10; }, 10000));
-    const double perFrame = (world.time() - t0) / double(window.viewport()->framesRendered() - f0);
-    QVERIFY2(perFrame > 0.12 && perFrame < 0.2,
-             qPrintable(QString::number(perFrame)));  // 4 x 40 ms
+    // Speed x4: every 40 ms frame advances 160 ms of sim time (x0.25: 10 ms).
+    for (const double speed : {4.0, 0.25}) {
+      window.setSpeed(speed);
+      const double t0 = world.time();
+      const long long f0 = window.runner().framesAdvanced();
+      QVERIFY(QTest::qWaitFor([&] { return window.runner().framesAdvanced() >= f0 + 8; }, 10000));
+      const double perFrame = (world.time() - t0) / double(window.runner().framesAdvanced() - f0);
+      QVERIFY2(std::abs(perFrame - speed * 0.04) < 1e-9, qPrintable(QString::number(perFrame)));
+    }
   }
 
   void menusOfferOpenQuitAbout() {
