@@ -4,11 +4,15 @@
 //   OUT.csv]
 //                             [--deterministic]
 // Exit codes: 0 ok, 1 bad input (the message names file, line and problem), 2 internal error.
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,8 +33,9 @@ void usage() {
   std::fprintf(
       stderr,
       "usage: impetus-sim validate SCENE.xml\n"
-      "       impetus-sim run SCENE.xml --duration S [--voltage MOTOR=U ...] [--probe NAME ...]\n"
-      "                       [--csv OUT.csv] [--deterministic]\n"
+      "       impetus-sim run SCENE.xml --duration S [--input IN.csv] [--voltage MOTOR=U ...]\n"
+      "                       [--probe NAME ...] [--csv OUT.csv] [--deterministic]\n"
+      "       impetus-sim bench SCENE.xml [--steps N]\n"
       "       impetus-sim --version\n");
 }
 
@@ -40,6 +45,93 @@ double parseNumber(const std::string& text, const std::string& what) {
   if (end == text.c_str() || *end != '\0' || !std::isfinite(v))
     throw BadInput(what + ": '" + text + "' is not a number");
   return v;
+}
+
+/// A scripted operator: CSV with header `t,<channel>,...`; each row holds until the next one.
+struct InputScript {
+  std::vector<size_t> columns;  ///< channel index of each value column
+  std::vector<double> times;
+  std::vector<std::vector<double>> values;
+};
+
+InputScript readInput(const std::string& path, const std::vector<std::string>& channels) {
+  std::ifstream in(path);
+  if (!in) throw BadInput("cannot open input '" + path + "'");
+  InputScript script;
+  std::string line;
+  int number = 0;
+  bool header = true;
+  const auto where = [&] { return path + ":" + std::to_string(number) + ": "; };
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string field; std::getline(ss, field, ',');) f.push_back(field);
+    if (header) {
+      header = false;
+      if (f.empty() || f[0] != "t") throw BadInput(where() + "the header must start with t");
+      for (size_t k = 1; k < f.size(); ++k) {
+        const auto it = std::find(channels.begin(), channels.end(), f[k]);
+        if (it == channels.end())
+          throw BadInput(where() + "unknown control channel '" + f[k] + "'");
+        script.columns.push_back(static_cast<size_t>(it - channels.begin()));
+      }
+      continue;
+    }
+    if (f.size() != script.columns.size() + 1)
+      throw BadInput(where() + "expected " + std::to_string(script.columns.size() + 1) + " fields");
+    const double t = parseNumber(f[0], where() + "t");
+    if (!script.times.empty() && t < script.times.back())
+      throw BadInput(where() + "time goes backwards");
+    script.times.push_back(t);
+    std::vector<double> row;
+    for (size_t k = 1; k < f.size(); ++k) row.push_back(parseNumber(f[k], where() + "value"));
+    script.values.push_back(row);
+  }
+  if (header) throw BadInput(path + ": empty input");
+  return script;
+}
+
+/// impetus-sim bench: steps a scene and prints `name: value` lines.
+int bench(const std::string& path, const std::vector<std::string>& args) {
+  long steps = 1000;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--steps" && i + 1 < args.size())
+      steps = std::lround(parseNumber(args[++i], "--steps"));
+    else
+      throw BadInput("unknown option '" + args[i] + "'");
+  }
+  if (steps < 1) throw BadInput("--steps must be >= 1");
+  LoadedScene s = loadScene(path);
+  World& world = *s.world;
+  const std::vector<double> channels(s.console.channels().size(), 0.0);
+  double physicsSeconds = 0.0, worstGap = 0.0;
+  long iterations = 0;
+  int iterationsMax = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (long i = 0; i < steps; ++i) {
+    if (s.scheme) s.scheme->step(channels, s.step);
+    const StepStatus status = world.step(s.step);
+    if (!status.ok) {
+      std::fprintf(stderr, "%s: %s\n", path.c_str(), status.message.c_str());
+      return 2;
+    }
+    physicsSeconds += world.statistics().totalSeconds;
+    iterations += world.statistics().velocityIterations;
+    iterationsMax = std::max(iterationsMax, world.statistics().velocityIterations);
+    worstGap = std::max(worstGap, world.largestAnchorSeparation());
+  }
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf(
+      "scene: %s\nsteps: %ld\nsteps_per_second: %.1f\nms_per_step: %.4f\n"
+      "physics_ms_per_step: %.4f\niterations_mean: %.2f\niterations_max: %d\n"
+      "max_joint_error_m: %.6g\nsim_time_s: %.3f\n",
+      s.name.c_str(), steps, steps / wall, 1000.0 * wall / steps, 1000.0 * physicsSeconds / steps,
+      double(iterations) / steps, iterationsMax, worstGap, world.time());
+  return 0;
 }
 
 int validate(const std::string& path) {
@@ -58,7 +150,7 @@ int run(const std::string& path, const std::vector<std::string>& args) {
   double duration = -1.0;
   std::vector<std::pair<std::string, double>> voltages;
   std::vector<std::string> probes;
-  std::string csvPath;
+  std::string csvPath, inputPath;
   bool deterministic = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const auto value = [&](const char* option) {
@@ -77,6 +169,8 @@ int run(const std::string& path, const std::vector<std::string>& args) {
       probes.push_back(value("--probe"));
     } else if (args[i] == "--csv") {
       csvPath = value("--csv");
+    } else if (args[i] == "--input") {
+      inputPath = value("--input");
     } else if (args[i] == "--deterministic") {
       deterministic = true;
     } else {
@@ -109,9 +203,18 @@ int run(const std::string& path, const std::vector<std::string>& args) {
     for (const std::string& name : probes) std::fprintf(csv, ",%s", name.c_str());
     std::fprintf(csv, "\n");
   }
-  const std::vector<double> channels(s.console.channels().size(), 0.0);
+  std::vector<double> channels(s.console.channels().size(), 0.0);
+  const InputScript input =
+      inputPath.empty() ? InputScript{} : readInput(inputPath, s.console.channels());
+  size_t nextRow = 0;
   const long steps = std::lround(duration / s.step);
   for (long i = 0; i < steps; ++i) {
+    // Input rows apply from their time on and hold until the next row.
+    while (nextRow < input.times.size() && input.times[nextRow] <= world.time() + 1e-9) {
+      for (size_t c = 0; c < input.columns.size(); ++c)
+        channels[input.columns[c]] = input.values[nextRow][c];
+      ++nextRow;
+    }
     if (s.scheme) s.scheme->step(channels, s.step);
     for (size_t k = 0; k < voltages.size(); ++k) overridden[k]->setVoltage(voltages[k].second);
     const StepStatus status = world.step(s.step);
@@ -145,6 +248,8 @@ int main(int argc, char** argv) {
     }
     if (args.size() >= 2 && args[0] == "validate" && args.size() == 2) return validate(args[1]);
     if (args.size() >= 2 && args[0] == "run") return run(args[1], {args.begin() + 2, args.end()});
+    if (args.size() >= 2 && args[0] == "bench")
+      return bench(args[1], {args.begin() + 2, args.end()});
     usage();
     return 1;
   } catch (const impetus::SceneError& e) {
