@@ -536,14 +536,20 @@ void World::orderContactsFromTheGround() {
     }
   }
   const auto level = [&](const ContactPoint& c) {
-    const int a = bodyLevel_[static_cast<size_t>(c.bodyA)],
-              b = bodyLevel_[static_cast<size_t>(c.bodyB)];
-    return std::min(a < 0 ? 1 << 30 : a, b < 0 ? 1 << 30 : b);
+    const int la = bodyLevel_[static_cast<size_t>(c.bodyA)],
+              lb = bodyLevel_[static_cast<size_t>(c.bodyB)];
+    return std::min(la < 0 ? 1 << 30 : la, lb < 0 ? 1 << 30 : lb);
   };
-  // Stable: a manifold's points share their level and stay together, in detection order.
-  std::stable_sort(
-      contacts_.begin(), contacts_.end(),
-      [&](const ContactPoint& x, const ContactPoint& y) { return level(x) < level(y); });
+  // Stable by (level, detection index): a manifold's points share their level and stay together.
+  // std::sort on reused keys and a reused scratch vector: no allocation per step.
+  contactOrder_.clear();
+  for (size_t i = 0; i < contacts_.size(); ++i)
+    contactOrder_.emplace_back(level(contacts_[i]), static_cast<int>(i));
+  std::sort(contactOrder_.begin(), contactOrder_.end());
+  contactScratch_.clear();
+  for (const auto& [lvl, index] : contactOrder_)
+    contactScratch_.push_back(contacts_[static_cast<size_t>(index)]);
+  contacts_.swap(contactScratch_);
 }
 
 void World::addContactRows(double dt) {
