@@ -1,6 +1,7 @@
 #include "impetus/dynamics/world.h"
 
 #include "../contact/collision_world.h"
+#include "impetus/drives/motor_rows.h"
 
 #include <algorithm>
 #include <cmath>
@@ -120,16 +121,13 @@ DcMotor& World::addMotor(std::string name, Joint& joint, const DcMotorParams& pa
   if (findMotor(name)) throw std::invalid_argument("duplicate motor name '" + name + "'");
   if (joint.type() == JointType::Prismatic && !(params.lead > 0.0))
     throw std::invalid_argument("motor '" + name + "': a prismatic joint needs a lead (m/rad)");
-  const int slot = static_cast<int>(rotorSpeeds_.size());
-  auto motor = std::make_unique<DcMotor>(std::move(name), params, slot);
   const double ratio =
       (joint.type() == JointType::Prismatic ? params.lead : 1.0) / params.gearRatio;
-  motor->setRatio(ratio);
   // The rotor starts geared to the joint's present state.
-  motor->setState(joint.position() / ratio, joint.rate() / ratio);
-  rotorSpeeds_.push_back(motor->speed());
-  rotorAngles_.push_back(motor->angle());
-  rotorInverseInertia_.push_back(1.0 / params.effectiveRotorInertia());
+  const double angle = joint.position() / ratio, speed = joint.rate() / ratio;
+  auto motor = std::make_unique<DcMotor>(std::move(name), params, newRotor(params, angle, speed));
+  motor->setRatio(ratio);
+  motor->setState(angle, speed);
   joint.addDrive(*motor, ratio, true);
   motors_.push_back({std::move(motor), &joint});
   return *motors_.back().motor;
@@ -137,17 +135,23 @@ DcMotor& World::addMotor(std::string name, Joint& joint, const DcMotorParams& pa
 
 DcMotor& World::addMotor(std::string name, const DcMotorParams& params) {
   if (findMotor(name)) throw std::invalid_argument("duplicate motor name '" + name + "'");
-  const int slot = static_cast<int>(rotorSpeeds_.size());
-  auto motor = std::make_unique<DcMotor>(std::move(name), params, slot);
-  rotorSpeeds_.push_back(0.0);
-  rotorAngles_.push_back(0.0);
-  rotorInverseInertia_.push_back(1.0 / params.effectiveRotorInertia());
+  auto motor = std::make_unique<DcMotor>(std::move(name), params, newRotor(params, 0.0, 0.0));
   motors_.push_back({std::move(motor), nullptr});
   return *motors_.back().motor;
 }
 
-double World::motorLoadInertia(const MotorEntry& m) const {
-  return m.joint ? m.joint->loadInertia(bodies_) : m.loadInertia;
+int World::newRotor(const DcMotorParams& params, double angle, double speed) {
+  rotorSpeeds_.push_back(speed);
+  rotorAngles_.push_back(angle);
+  rotorInverseInertia_.push_back(1.0 / params.effectiveRotorInertia());
+  return static_cast<int>(rotorSpeeds_.size()) - 1;
+}
+
+double World::motorEffectiveInertia(const MotorEntry& m) const {
+  const DcMotor& motor = *m.motor;
+  const double rotor = 1.0 / rotorInverseInertia_[static_cast<size_t>(motor.rotorSlot())];
+  return rotor +
+         (m.joint ? motor.ratio() * motor.ratio() * m.joint->loadInertia(bodies_) : m.loadInertia);
 }
 
 void World::addTrackMotorRows(double dt) {
@@ -155,30 +159,17 @@ void World::addTrackMotorRows(double dt) {
   const bool warm = settings_.solver.warmStart;
   for (MotorEntry& m : motors_) {
     if (m.joint) continue;
-    DcMotor& motor = *m.motor;
-    const int slot = motor.rotorSlot();
-    const double rotorInertia = 1.0 / rotorInverseInertia_[static_cast<size_t>(slot)];
+    const DcMotor& motor = *m.motor;
     m.characteristicRow = m.brakeRow = -1;
     if (motor.params().electricalTimeConstant == 0.0) {
-      m.characteristicRow = rows_.addBlock(BlockKind::Equality, 1, 0, 0);
-      ConstraintRow& row = rows_.row(m.characteristicRow);
-      const DcMotor::CharacteristicRow c = motor.characteristicRow(
-          dt, rotorSpeeds_[static_cast<size_t>(slot)], rotorInertia + m.loadInertia);
-      row.rotor = slot;
-      row.rotorJacobian = 1.0;
-      row.softness = c.softness;
-      row.target = c.target;
-      row.impulse = warm ? m.cachedImpulses[0] : 0.0;
+      m.characteristicRow = addCharacteristicRow(
+          rows_, motor, dt, rotorSpeeds_[static_cast<size_t>(motor.rotorSlot())],
+          motorEffectiveInertia(m));
+      rows_.row(m.characteristicRow).impulse = warm ? m.cachedImpulses[0] : 0.0;
     }
     if (motor.params().brakeTorque > 0.0) {
-      m.brakeRow = rows_.addBlock(BlockKind::Bounded, 1, 0, 0);
-      ConstraintRow& row = rows_.row(m.brakeRow);
-      row.rotor = slot;
-      row.rotorJacobian = 1.0;
-      const double bound = motor.brakeEngaged() ? motor.params().brakeTorque * dt : 0.0;
-      row.lower = -bound;
-      row.upper = bound;
-      row.impulse = warm ? m.cachedImpulses[1] : 0.0;
+      m.brakeRow = addBrakeRow(rows_, motor, dt);
+      rows_.row(m.brakeRow).impulse = warm ? m.cachedImpulses[1] : 0.0;
     }
   }
 }
@@ -351,12 +342,9 @@ void World::integrateVelocities(double dt) {
     DcMotor& motor = *m.motor;
     if (motor.params().electricalTimeConstant <= 0.0) continue;
     const size_t slot = static_cast<size_t>(motor.rotorSlot());
-    const double rotorInertia = 1.0 / rotorInverseInertia_[slot];
-    const double effective =
-        rotorInertia +
-        (m.joint ? motor.ratio() * motor.ratio() * m.joint->loadInertia(bodies_) : m.loadInertia);
-    const double impulse = motor.electricalImpulse(dt, rotorSpeeds_[slot], effective);
-    rotorSpeeds_[slot] += impulse / rotorInertia;
+    const double impulse =
+        motor.electricalImpulse(dt, rotorSpeeds_[slot], motorEffectiveInertia(m));
+    rotorSpeeds_[slot] += impulse * rotorInverseInertia_[slot];
     motor.setTorque(impulse / dt);
   }
 }

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "impetus/drives/motor_rows.h"
 #include "impetus/joints/constraint_parts.h"
 
 namespace impetus {
@@ -133,29 +134,13 @@ void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, Ro
     const double effective = rotorInertia + d.ratio * d.ratio * loadInertia(ctx.bodies);
     const double speed = ctx.rotorSpeeds[static_cast<size_t>(slot)];
     if (motor.params().electricalTimeConstant == 0.0) {
-      const int index = rows.addBlock(BlockKind::Equality, 1, 0, 0);
-      ConstraintRow& row = rows.row(index);
-      const DcMotor::CharacteristicRow c = motor.characteristicRow(ctx.dt, speed, effective);
-      row.rotor = slot;
-      row.rotorJacobian = 1.0;
-      row.softness = c.softness;
-      row.target = c.target;
-      d.characteristicRow = index - firstRow_;
+      d.characteristicRow = addCharacteristicRow(rows, motor, ctx.dt, speed, effective) - firstRow_;
     } else if (motor.params().viscousFriction > 0.0) {
       // The torque state is advanced by the world; the load's viscous friction stays implicit.
       parts::dampingRow(rows, addCoordinateRow(pose, rows, BlockKind::Equality),
                         motor.params().viscousFriction, ctx.dt);
     }
-    if (motor.params().brakeTorque > 0.0) {  // always present so warm starting keeps its slot
-      const int index = rows.addBlock(BlockKind::Bounded, 1, 0, 0);
-      ConstraintRow& row = rows.row(index);
-      row.rotor = slot;
-      row.rotorJacobian = 1.0;
-      const double bound = motor.brakeEngaged() ? motor.params().brakeTorque * ctx.dt : 0.0;
-      row.lower = -bound;
-      row.upper = bound;
-      d.brakeRow = index - firstRow_;
-    }
+    if (motor.params().brakeTorque > 0.0) d.brakeRow = addBrakeRow(rows, motor, ctx.dt) - firstRow_;
   }
 }
 

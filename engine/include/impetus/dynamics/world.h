@@ -162,7 +162,10 @@ class World {
   };
   void addTrackMotorRows(double dt);
   void storeTrackMotorImpulses(double dt);
-  double motorLoadInertia(const MotorEntry& m) const;
+  /// Adds a rotor slot (solver entity) for a motor; returns the slot.
+  int newRotor(const DcMotorParams& params, double angle, double speed);
+  /// Rotor-side inertia the motor drives: I_m + ratio^2 * joint load, or the track drive's hull.
+  double motorEffectiveInertia(const MotorEntry& m) const;
   std::vector<MotorEntry> motors_;
   std::unique_ptr<CollisionWorld> collision_;
   MaterialTable materials_;
