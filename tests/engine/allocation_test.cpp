@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <new>
 
+#include "impetus/joints/revolute_joint.h"
 #include "impetus/scene/scene_loader.h"
 #include "impetus/scenes/closed_loop.h"
 #include "impetus/scenes/hinge_chain.h"
 #include "impetus/scenes/tracked_vehicle.h"
+#include "impetus/scheme/scheme.h"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -83,6 +85,47 @@ TEST(Allocation, AStackAtRestStepsWithoutAllocating) {
     world.addShape(id, box);
   }
   EXPECT_EQ(allocationsWhile(400, 1000, [&] { ASSERT_TRUE(world.step(0.01).ok); }), 0);
+}
+
+}  // namespace
+}  // namespace impetus
+
+namespace impetus {
+namespace {
+
+TEST(Allocation, TheIkBlockSolvesWithoutAllocating) {
+  // A two-link arm teleoperated through the scheme's ik block (tree coordinates + IK each step).
+  World world;
+  RigidBodyDesc d;
+  d.name = "upper";
+  d.position = Vec3(0.2, 0, 0.5);
+  const BodyId upper = world.addBody(d);
+  d.name = "fore";
+  d.position = Vec3(0.5, 0, 0.4);
+  d.orientation = Quat(Eigen::AngleAxisd(0.5, Vec3::UnitY()));
+  const BodyId fore = world.addBody(d);
+  world.addJoint<RevoluteJoint>("shoulder", World::kGround, upper, Vec3(0, 0, 0.5), Vec3::UnitY());
+  world.addJoint<RevoluteJoint>("elbow", upper, fore, Vec3(0.4, 0, 0.5), Vec3::UnitY());
+  SchemeDesc desc;
+  BlockDesc jog;
+  jog.type = "input";
+  jog.name = "jog";
+  jog.params = {{"channel", "jog"}};
+  BlockDesc ik;
+  ik.type = "ik";
+  ik.name = "ik";
+  ik.params = {{"tip", "fore"}, {"point", "0.15 0 0"}};
+  ik.inputs = {{"x", "jog"}, {"y", "jog"}, {"z", "jog"}};
+  desc.blocks = {jog, ik};
+  Scheme scheme = Scheme::compile(desc, world, {"jog"});
+  const double channel[1] = {0.02};
+  EXPECT_EQ(allocationsWhile(10, 200,
+                             [&] {
+                               scheme.step(channel, 0.01);
+                               ASSERT_TRUE(world.step(0.01).ok);
+                             }),
+            0);
+  EXPECT_NE(scheme.signal("ik.shoulder"), 0.0);  // it really solved
 }
 
 }  // namespace

@@ -109,7 +109,7 @@ void World::setCollision(BodyId a, BodyId b, bool enabled) {
 
 Vec3 World::contactForce(BodyId body) const {
   Vec3 f = Vec3::Zero();
-  const double dt = lastDt_ > 0.0 ? lastDt_ : 0.01;
+  const double dt = lastSubstepDuration();
   for (const ContactPoint& c : contacts_) {
     if (c.bodyB == body) f += c.force(dt);
     if (c.bodyA == body) f -= c.force(dt);

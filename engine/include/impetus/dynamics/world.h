@@ -91,6 +91,8 @@ class World {
   std::span<const ContactPoint> contacts() const { return contacts_; }
   /// Sum of contact forces on a body over the last step (world frame, N).
   Vec3 contactForce(BodyId body) const;
+  /// Duration of the last (sub)step (s): ContactPoint::force(dt) of contacts() needs it.
+  double lastSubstepDuration() const { return lastDt_ > 0.0 ? lastDt_ : 0.01; }
 
   /// Adds a DC gearmotor driving `joint` (revolute, or prismatic with params.lead > 0).
   DcMotor& addMotor(std::string name, Joint& joint, const DcMotorParams& params);

@@ -33,6 +33,7 @@ IMPETUS_BLOCK(makeMixer)
 IMPETUS_BLOCK(makeDelay)
 IMPETUS_BLOCK(makeMotorOutput)
 IMPETUS_BLOCK(makeBrakeOutput)
+IMPETUS_BLOCK(makeCartesianIk)
 #undef IMPETUS_BLOCK
 
 /// Logic level of a signal: true above 0.5.

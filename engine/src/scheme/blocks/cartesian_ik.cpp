@@ -1,0 +1,118 @@
+// ik: Cartesian teleoperation of a chain tip through inverse kinematics (seed 004's tree view of
+// the scene). Each step it reads the joint coordinates from the world, moves its target and
+// solves damped least squares from its last command, and outputs one joint coordinate setpoint
+// per chosen joint (rad or m), for position loops (pid -> motor) to follow.
+//   mode="velocity" (default): inputs x, y, z are the tip's velocity (m/s, world), integrated;
+//     the target is pulled back to the solution, so holding a jog past the reach does not wind up.
+//   mode="position": inputs x, y, z are the target point (m, world), e.g. a valve rim.
+#include <cmath>
+#include <sstream>
+
+#include "blocks.h"
+#include "impetus/dynamics/world.h"
+#include "impetus/tree/inverse_kinematics.h"
+#include "impetus/tree/tree_from_world.h"
+
+namespace impetus::blocks {
+namespace {
+
+class CartesianIk : public Block {
+ public:
+  CartesianIk(std::vector<std::string> outputs, const World& world, tree::WorldTree wt, int tipLink,
+              const Vec3& tipPoint, std::vector<int> links, bool velocityMode)
+      : Block({"x", "y", "z"}, std::move(outputs)),
+        world_(world),
+        wt_(std::make_unique<tree::WorldTree>(std::move(wt))),
+        ik_(wt_->tree, tipLink, tipPoint, links),
+        links_(std::move(links)),
+        velocityMode_(velocityMode),
+        command_(static_cast<Eigen::Index>(links_.size())) {
+    options_.maxIterations = 10;  // per 10 ms step; the target moves little between steps
+  }
+
+  void evaluate(const double* in, double* out, const SchemeContext& ctx) override {
+    tree::coordinatesFromWorld(*wt_, world_, q_, qd_);
+    if (!started_) {
+      for (size_t k = 0; k < links_.size(); ++k)
+        command_[static_cast<Eigen::Index>(k)] = q_[links_[k]];
+      target_ = ik_.tipPosition(q_);
+      started_ = true;
+    }
+    const Vec3 input(in[0], in[1], in[2]);
+    if (input.allFinite()) target_ = velocityMode_ ? Vec3(target_ + input * ctx.dt) : input;
+    for (size_t k = 0; k < links_.size(); ++k)
+      q_[links_[k]] = command_[static_cast<Eigen::Index>(k)];
+    ik_.solve(q_, target_, nullptr, options_);
+    for (size_t k = 0; k < links_.size(); ++k) {
+      command_[static_cast<Eigen::Index>(k)] = q_[links_[k]];
+      out[k] = q_[links_[k]];
+    }
+    if (velocityMode_) target_ = ik_.tipPosition(q_);
+  }
+  void reset() override { started_ = false; }
+
+ private:
+  const World& world_;
+  std::unique_ptr<tree::WorldTree> wt_;  // stable address: the solver keeps a pointer to its tree
+  tree::InverseKinematics ik_;
+  std::vector<int> links_;
+  bool velocityMode_;
+  tree::VectorX command_, q_, qd_;
+  Vec3 target_ = Vec3::Zero();
+  tree::IkOptions options_;
+  bool started_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Block> makeCartesianIk(const BlockBuild& b) {
+  const World& world = b.world();
+  tree::WorldTree wt = tree::treeFromWorld(world);
+  const std::string tipName = b.text("tip");
+  const BodyId tip = world.findBody(tipName);
+  if (tip < 0) b.fail("tip body '" + tipName + "' not found");
+  const int tipLink = wt.bodyLink[static_cast<size_t>(tip)];
+  if (tipLink < 0) b.fail("tip body '" + tipName + "' does not move");
+  const std::vector<double> p =
+      b.desc().params.count("point") ? b.numbers("point") : std::vector<double>{0, 0, 0};
+  if (p.size() != 3) b.fail("point needs three numbers (m, tip body frame)");
+  const Vec3 tipPoint = wt.bodyRotation[static_cast<size_t>(tip)] * Vec3(p[0], p[1], p[2]) +
+                        wt.bodyOffset[static_cast<size_t>(tip)];
+  const std::string mode = b.text("mode", "velocity");
+  if (mode != "velocity" && mode != "position") b.fail("mode must be velocity or position");
+
+  std::vector<int> links;
+  std::vector<std::string> outputs;
+  std::istringstream names(b.text("joints", ""));
+  for (std::string name; names >> name;) {
+    int index = -1;
+    for (int j = 0; j < world.jointCount(); ++j)
+      if (world.joint(j).name() == name) index = j;
+    if (index < 0) b.fail("joint '" + name + "' not found");
+    const JointType type = world.joint(index).type();
+    const int link = wt.linkOfJoint(index);
+    if ((type != JointType::Revolute && type != JointType::Prismatic) || link < 0)
+      b.fail("joint '" + name + "' must be a revolute or prismatic joint of the tree");
+    if (!wt.tree.reachable(tipLink, link))
+      b.fail("joint '" + name + "' does not move the tip body '" + tipName + "'");
+    links.push_back(link);
+    outputs.push_back(name);
+  }
+  if (links.empty()) {
+    // Default: every revolute and prismatic joint between the tip and the root or floating base.
+    for (int j = world.jointCount() - 1; j >= 0; --j) {
+      const int link = wt.linkOfJoint(j);
+      const JointType type = world.joint(j).type();
+      if (link < 0 || (type != JointType::Revolute && type != JointType::Prismatic)) continue;
+      if (!wt.tree.reachable(tipLink, link)) continue;
+      links.insert(links.begin(), link);
+      outputs.insert(outputs.begin(), world.joint(j).name());
+    }
+    if (links.empty())
+      b.fail("no revolute or prismatic joint moves the tip body '" + tipName + "'");
+  }
+  return std::make_unique<CartesianIk>(std::move(outputs), world, std::move(wt), tipLink, tipPoint,
+                                       std::move(links), mode == "velocity");
+}
+
+}  // namespace impetus::blocks
