@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "impetus/probes/probe.h"
+#include "impetus/scene/input_script.h"
 #include "impetus/scene/scene_loader.h"
 #include "impetus/version.h"
 
@@ -45,53 +46,6 @@ double parseNumber(const std::string& text, const std::string& what) {
   if (end == text.c_str() || *end != '\0' || !std::isfinite(v))
     throw BadInput(what + ": '" + text + "' is not a number");
   return v;
-}
-
-/// A scripted operator: CSV with header `t,<channel>,...`; each row holds until the next one.
-struct InputScript {
-  std::vector<size_t> columns;  ///< channel index of each value column
-  std::vector<double> times;
-  std::vector<std::vector<double>> values;
-};
-
-InputScript readInput(const std::string& path, const std::vector<std::string>& channels) {
-  std::ifstream in(path);
-  if (!in) throw BadInput("cannot open input '" + path + "'");
-  InputScript script;
-  std::string line;
-  int number = 0;
-  bool header = true;
-  const auto where = [&] { return path + ":" + std::to_string(number) + ": "; };
-  while (std::getline(in, line)) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string field; std::getline(ss, field, ',');) f.push_back(field);
-    if (header) {
-      header = false;
-      if (f.empty() || f[0] != "t") throw BadInput(where() + "the header must start with t");
-      for (size_t k = 1; k < f.size(); ++k) {
-        const auto it = std::find(channels.begin(), channels.end(), f[k]);
-        if (it == channels.end())
-          throw BadInput(where() + "unknown control channel '" + f[k] + "'");
-        script.columns.push_back(static_cast<size_t>(it - channels.begin()));
-      }
-      continue;
-    }
-    if (f.size() != script.columns.size() + 1)
-      throw BadInput(where() + "expected " + std::to_string(script.columns.size() + 1) + " fields");
-    const double t = parseNumber(f[0], where() + "t");
-    if (!script.times.empty() && t < script.times.back())
-      throw BadInput(where() + "time goes backwards");
-    script.times.push_back(t);
-    std::vector<double> row;
-    for (size_t k = 1; k < f.size(); ++k) row.push_back(parseNumber(f[k], where() + "value"));
-    script.values.push_back(row);
-  }
-  if (header) throw BadInput(path + ": empty input");
-  return script;
 }
 
 /// impetus-sim bench: steps a scene and prints `name: value` lines.
@@ -204,17 +158,11 @@ int run(const std::string& path, const std::vector<std::string>& args) {
     std::fprintf(csv, "\n");
   }
   std::vector<double> channels(s.console.channels().size(), 0.0);
-  const InputScript input =
-      inputPath.empty() ? InputScript{} : readInput(inputPath, s.console.channels());
-  size_t nextRow = 0;
+  InputScript input =
+      inputPath.empty() ? InputScript{} : InputScript::read(inputPath, s.console.channels());
   const long steps = std::lround(duration / s.step);
   for (long i = 0; i < steps; ++i) {
-    // Input rows apply from their time on and hold until the next row.
-    while (nextRow < input.times.size() && input.times[nextRow] <= world.time() + 1e-9) {
-      for (size_t c = 0; c < input.columns.size(); ++c)
-        channels[input.columns[c]] = input.values[nextRow][c];
-      ++nextRow;
-    }
+    input.apply(world.time(), channels);  // rows hold until the next one
     if (s.scheme) s.scheme->step(channels, s.step);
     for (size_t k = 0; k < voltages.size(); ++k) overridden[k]->setVoltage(voltages[k].second);
     const StepStatus status = world.step(s.step);

@@ -71,17 +71,14 @@ class Loader {
         fail(e, std::string("unknown element <") + e->Name() +
                     "> (expected one of: " + (included ? "" : "world, ") +
                     "material, pair, body, include, motor, repeater, scheme, console, camera)");
-    // Order of building: settings and materials, track motors (geoms refer to them), bodies,
-    // then what refers to joints and bodies.
+    // Order of building: settings and materials, track motors (geoms refer to them), bodies and
+    // includes, material pairs, then what refers to joints and bodies.
     for (const XMLElement* e = root->FirstChildElement("world"); e;
          e = e->NextSiblingElement("world"))
       readWorld(e);
     for (const XMLElement* e = root->FirstChildElement("material"); e;
          e = e->NextSiblingElement("material"))
       readMaterial(e);
-    for (const XMLElement* e = root->FirstChildElement("pair"); e;
-         e = e->NextSiblingElement("pair"))
-      readPair(e);
     for (const XMLElement* e = root->FirstChildElement("motor"); e;
          e = e->NextSiblingElement("motor"))
       if (!e->Attribute("joint")) readMotor(e);
@@ -90,6 +87,10 @@ class Loader {
       if (name == "body") readBody(e, World::kGround, basePosition_, baseOrientation_, true);
       if (name == "include") readInclude(e);
     }
+    // Pairs after the includes: a scene pairs its materials with an included robot's.
+    for (const XMLElement* e = root->FirstChildElement("pair"); e;
+         e = e->NextSiblingElement("pair"))
+      readPair(e);
     if (!included && out_.world->bodyCount() <= 1) fail(root, "empty scene: no <body>");
     for (const XMLElement* e = root->FirstChildElement("motor"); e;
          e = e->NextSiblingElement("motor"))

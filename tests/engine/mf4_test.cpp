@@ -1,0 +1,141 @@
+// The MF-4 robot in seed 000's door experiment and seed 001's container experiment, driven by the
+// scripted inputs in scenes/ through the robot's own functional scheme.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "impetus/scene/input_script.h"
+#include "impetus/scene/scene_loader.h"
+
+namespace impetus {
+namespace {
+
+const std::string kScenes = IMPETUS_SCENES_DIR;
+
+/// Runs a scene with its script for `duration` seconds, calling `observe` after every step.
+template <class Observe>
+void runScripted(LoadedScene& s, const std::string& script, double duration, Observe observe) {
+  InputScript input = InputScript::read(kScenes + "/" + script, s.console.channels());
+  std::vector<double> channels(s.console.channels().size(), 0.0);
+  while (s.world->time() < duration - 1e-9) {
+    input.apply(s.world->time(), channels);
+    s.scheme->step(channels, s.step);
+    const StepStatus status = s.world->step(s.step);
+    ASSERT_TRUE(status.ok) << status.message;
+    observe();
+  }
+}
+
+TEST(Mf4, RobotFileDescribesTheConsoleAndTheDrives) {
+  LoadedScene s = loadScene(kScenes + "/mf4.xml");
+  EXPECT_EQ(s.console.channels(), (std::vector<std::string>{"drive.x", "drive.y", "arm.x", "arm.y",
+                                                            "arm.select", "gripper", "light"}));
+  for (const char* motor : {"track_left", "track_right", "turret_motor", "shoulder_motor",
+                            "elbow_motor", "wrist_motor", "gripper_motor"})
+    EXPECT_NE(s.world->findMotor(motor), nullptr) << motor;
+  EXPECT_EQ(s.cameras.size(), 3u);  // driving and gripper cameras, and the scene's chase view
+  // Driving forward for 2 s at full stick: the tracks' no-load belt speed is
+  // 7580 rpm / 60 x 0.09 m = 1.19 m/s; the robot covers most of 2.4 m.
+  const BodyId hull = s.world->findBody("hull");
+  std::vector<double> channels(7, 0.0);
+  channels[1] = 1.0;
+  for (int i = 0; i < 200; ++i) {
+    s.scheme->step(channels, s.step);
+    ASSERT_TRUE(s.world->step(s.step).ok);
+  }
+  EXPECT_GT(s.world->body(hull).position.x(), 2.0);
+  EXPECT_LT(s.world->body(hull).position.x(), 2.4);
+  // The joint-select toggle routes the manipulator stick: shoulder first, then the elbow.
+  channels[1] = 0.0;
+  channels[3] = 1.0;
+  Joint* shoulder = s.world->findJoint("shoulder");
+  Joint* elbow = s.world->findJoint("elbow");
+  const double shoulder0 = shoulder->position(), elbow0 = elbow->position();
+  for (int i = 0; i < 50; ++i) {
+    s.scheme->step(channels, s.step);
+    ASSERT_TRUE(s.world->step(s.step).ok);
+  }
+  EXPECT_GT(shoulder->position() - shoulder0, 0.1);  // stick up raises the arm
+  EXPECT_NEAR(elbow->position(), elbow0, 0.01);
+  channels[4] = 1.0;
+  const double shoulder1 = shoulder->position();
+  for (int i = 0; i < 50; ++i) {
+    s.scheme->step(channels, s.step);
+    ASSERT_TRUE(s.world->step(s.step).ok);
+  }
+  EXPECT_GT(elbow->position() - elbow0, 0.1);
+  EXPECT_NEAR(shoulder->position(), shoulder1, 0.01);  // braked while not selected
+}
+
+TEST(Mf4, DoorPushReproducesTheShapeOfSeed000) {
+  LoadedScene s = loadScene(kScenes + "/mf4-door.xml");
+  Joint* hinge = s.world->findJoint("hinge");
+  // Door 1.0 x 0.04 x 2.0 m, 30 kg, about its edge: I = m (w^2 + t^2) / 12 + m (w/2)^2.
+  const double inertia = 30.0 * (1.0 + 0.0016) / 12.0 + 30.0 * 0.25, fMax = 20.0;
+  const BodyId door = s.world->findBody("door");
+  std::vector<double> time, rate, angle;
+  std::vector<bool> pushed;
+  runScripted(s, "mf4-door.csv", 3.0, [&] {
+    time.push_back(s.world->time());
+    rate.push_back(std::abs(hinge->rate()));
+    angle.push_back(std::abs(hinge->position()));
+    pushed.push_back(s.world->contactForce(door).norm() > 0.0);
+  });
+  // The push ends when the robot's last contact with the door does.
+  size_t release = 0;
+  for (size_t k = 0; k < pushed.size(); ++k)
+    if (pushed[k]) release = k + 1;
+  ASSERT_GT(release, 0u) << "the robot never touched the door";
+  size_t stop = release;
+  while (stop < rate.size() && rate[stop] > 1e-9) ++stop;
+  ASSERT_LT(stop, rate.size()) << "the door never stops";
+  // After the push the rate falls linearly at F_max / I (seed 000's shape): every sample between
+  // the robot letting go and the stop lies on that line.
+  const double deceleration = fMax / inertia;
+  double worst = 0.0;
+  for (size_t k = release; k + 1 < stop; ++k)
+    worst = std::max(
+        worst, std::abs(rate[k] - (rate[release] - deceleration * (time[k] - time[release]))));
+  // (1e-4 rad/s: the hinge rows close to the solver residual after the impact-shaken push.)
+  EXPECT_LT(worst, 1e-4);
+  EXPECT_NEAR(time[stop], time[release] + rate[release] / deceleration, s.step);
+  // Then it stays: static friction holds the door to the last digit.
+  for (size_t k = stop; k < angle.size(); ++k) EXPECT_NEAR(angle[k], angle[stop], 1e-9);
+  const size_t peak = release;
+  RecordProperty("push_end_s", std::to_string(time[peak]));
+  RecordProperty("peak_rate_rad_s", std::to_string(rate[peak]));
+  RecordProperty("t_stop_s", std::to_string(time[stop]));
+  RecordProperty("angle_deg", std::to_string(angle[stop] * 180 / std::numbers::pi));
+  std::printf("mf4-door: push ends %.2f s at %.3f rad/s; t_stop %.2f s; angle %.2f deg\n",
+              time[peak], rate[peak], time[stop], angle[stop] * 180 / std::numbers::pi);
+}
+
+TEST(Mf4, GripperHoldsTheContainerWhileTheArmLiftsIt) {
+  LoadedScene s = loadScene(kScenes + "/mf4-container.xml");
+  const BodyId container = s.world->findBody("container");
+  const BodyId wrist = s.world->findBody("wrist");
+  const auto inWrist = [&] {
+    const RigidBody& w = s.world->body(wrist);
+    return Vec3(w.rotation.transpose() * (s.world->body(container).position - w.position));
+  };
+  const double z0 = s.world->body(container).position.z();
+  Vec3 grasped = Vec3::Zero();
+  double worstSlip = 0.0, lift = 0.0;
+  runScripted(s, "mf4-container.csv", 4.5, [&] {
+    const double t = s.world->time();
+    if (std::abs(t - 2.0) < 1e-9) grasped = inWrist();  // jaws closed, arm not moving yet
+    if (t > 2.0) worstSlip = std::max(worstSlip, (inWrist() - grasped).norm());
+    lift = s.world->body(container).position.z() - z0;
+  });
+  RecordProperty("lift_m", std::to_string(lift));
+  RecordProperty("slip_mm", std::to_string(worstSlip * 1e3));
+  EXPECT_GT(lift, 0.3);
+  EXPECT_LT(worstSlip, 0.01);
+  // One motor closes both jaws symmetrically (the repeater): they meet the container's faces.
+  EXPECT_NEAR(s.world->findJoint("jaw_left")->position(), 0.03, 0.002);
+  EXPECT_NEAR(s.world->findJoint("jaw_right")->position(), -0.03, 0.002);
+}
+
+}  // namespace
+}  // namespace impetus
