@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "block_desc.h"
 #include "impetus/dynamics/world.h"
 #include "impetus/joints/revolute_joint.h"
 #include "impetus/scenes/hinge_chain.h"
@@ -16,15 +17,7 @@ namespace {
 
 constexpr double kDt = 0.01;
 
-BlockDesc block(std::string type, std::string name, std::map<std::string, std::string> params = {},
-                std::map<std::string, std::string> inputs = {}) {
-  BlockDesc b;
-  b.type = std::move(type);
-  b.name = std::move(name);
-  b.params = std::move(params);
-  b.inputs = std::move(inputs);
-  return b;
-}
+using testing::block;
 
 /// A 3-DOF arm (waist yaw, shoulder and elbow pitch; 0.4 + 0.35 m links) on 50 N m gearmotors,
 /// each joint in a PID position loop on the ik block's setpoints; the hand point is the forearm's

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "block_desc.h"
 #include "impetus/dynamics/world.h"
 #include "impetus/joints/revolute_joint.h"
 #include "impetus/scheme/scheme.h"
@@ -12,15 +13,7 @@ namespace {
 
 constexpr double kDt = 0.01;
 
-BlockDesc block(std::string type, std::string name, std::map<std::string, std::string> params = {},
-                std::map<std::string, std::string> inputs = {}) {
-  BlockDesc b;
-  b.type = std::move(type);
-  b.name = std::move(name);
-  b.params = std::move(params);
-  b.inputs = std::move(inputs);
-  return b;
-}
+using testing::block;
 
 /// A disc (I_L about a vertical hinge through its centre) driven by a small gearmotor.
 struct Drive {
