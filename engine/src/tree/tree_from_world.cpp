@@ -31,6 +31,11 @@ Vec3 anglesXyz(const Mat3& r) {
               std::atan2(-r(0, 1), r(0, 0)));
 }
 
+/// Angle a with R = Rx(a): the twist of a revolute joint about its x axis.
+double angleX(const Mat3& r) {
+  return std::atan2(r(2, 1), r(1, 1));
+}
+
 /// Angles (yaw, pitch, roll) with R = Rz(yaw) Ry(pitch) Rx(roll).
 Vec3 anglesZyx(const Mat3& r) {
   return Vec3(std::atan2(r(1, 0), r(0, 0)), std::asin(std::clamp(-r(2, 0), -1.0, 1.0)),
@@ -231,7 +236,7 @@ void coordinatesFromWorld(const WorldTree& wt, const World& world, VectorX& q, V
     const Vec3 slide = p.frameA.transpose() * separation;
     switch (joint.type()) {
       case JointType::Revolute:
-        q[first] = std::atan2(relative(2, 1), relative(1, 1));
+        q[first] = angleX(relative);
         // Keep the unwrapped branch the joint tracks.
         q[first] += 2.0 * std::numbers::pi *
                     std::round((joint.position() - q[first]) / (2.0 * std::numbers::pi));
@@ -244,14 +249,14 @@ void coordinatesFromWorld(const WorldTree& wt, const World& world, VectorX& q, V
       case JointType::Cylindrical:
         q[first] = slide.x();
         qd[first] = slideRate.x();
-        q[first + 1] = std::atan2(relative(2, 1), relative(1, 1));
+        q[first + 1] = angleX(relative);
         qd[first + 1] = relativeW.x();
         break;
       case JointType::Universal: {
+        // R = Rx(a) Ry(b); atan2 for b keeps the whole circle (no third angle to share it with).
         const double ax = std::atan2(-relative(1, 2), relative(2, 2));
-        const double by = std::atan2(relative(0, 2), relative(0, 0));
         q[first] = ax;
-        q[first + 1] = by;
+        q[first + 1] = std::atan2(relative(0, 2), relative(0, 0));
         const Vec3 yAxis = Eigen::AngleAxisd(ax, Vec3::UnitX()) * Vec3::UnitY();
         Eigen::Matrix<double, 3, 2> axes;
         axes << Vec3::UnitX(), yAxis;

@@ -100,13 +100,13 @@ std::unique_ptr<Block> makeCartesianIk(const BlockBuild& b) {
   }
   if (links.empty()) {
     // Default: every revolute and prismatic joint between the tip and the root or floating base.
-    for (int j = world.jointCount() - 1; j >= 0; --j) {
+    for (int j = 0; j < world.jointCount(); ++j) {
       const int link = wt.linkOfJoint(j);
       const JointType type = world.joint(j).type();
       if (link < 0 || (type != JointType::Revolute && type != JointType::Prismatic)) continue;
       if (!wt.tree.reachable(tipLink, link)) continue;
-      links.insert(links.begin(), link);
-      outputs.insert(outputs.begin(), world.joint(j).name());
+      links.push_back(link);
+      outputs.push_back(world.joint(j).name());
     }
     if (links.empty())
       b.fail("no revolute or prismatic joint moves the tip body '" + tipName + "'");
