@@ -1,12 +1,15 @@
 #include "collision_world.h"
 
-#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleShape.h>
 #include <btBulletCollisionCommon.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <stdexcept>
 #include <string>
+
+#include "contact_manifold.h"
 
 namespace impetus {
 namespace {
@@ -28,21 +31,24 @@ struct BodyObject {
   std::unique_ptr<btCompoundShape> compound;
   std::vector<std::unique_ptr<btCollisionShape>> shapes;
   std::vector<ShapeDesc> descs;
-  std::vector<std::unique_ptr<btTriangleIndexVertexArray>> meshes;  // meshes reference these
-  std::vector<std::vector<double>> meshVertices;  // backing data for the arrays (double Bullet)
-  std::vector<std::vector<int>> meshIndices;
-  std::vector<std::vector<double>> heightData;
+  std::vector<int> childDesc;  ///< compound child -> its ShapeDesc (a mesh has many children)
   std::uint32_t group = 0, mask = 0;
   bool dynamic = false;
   const ShapeDesc* shape(int childIndex) const {
-    if (descs.empty()) return nullptr;
-    if (childIndex < 0 || childIndex >= static_cast<int>(descs.size())) return &descs[0];
-    return &descs[static_cast<size_t>(childIndex)];
+    if (childIndex < 0 || childIndex >= static_cast<int>(childDesc.size())) return nullptr;
+    return &descs[static_cast<size_t>(childDesc[static_cast<size_t>(childIndex)])];
   }
   int material(int childIndex) const {
     const ShapeDesc* s = shape(childIndex);
     return s ? s->material : 0;
   }
+};
+
+/// A manifold: two bodies and a child shape of each (a mesh's triangles are children).
+struct ManifoldKey {
+  BodyId bodyA, bodyB;
+  int shapeA, shapeB;
+  auto operator<=>(const ManifoldKey&) const = default;
 };
 
 std::uint64_t pairKey(BodyId a, BodyId b) {
@@ -61,6 +67,59 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   std::vector<std::unique_ptr<BodyObject>> objects;  // by insertion
   std::vector<BodyObject*> byBody;                   // body id -> object
   std::set<std::uint64_t> disabledPairs;
+  // Per-step scratch (no allocation once warm).
+  std::vector<ContactPoint> fresh;
+  std::vector<int> freshOrder, previousOrder;
+
+  static ManifoldKey manifoldOf(const ContactPoint& c) {
+    return {c.bodyA, c.bodyB, c.shapeA, c.shapeB};
+  }
+
+  /// A mesh or heightfield becomes one child triangle per face: each triangle then has a
+  /// manifold of its own (Bullet's concave shapes share one four-point manifold among all
+  /// triangles, and without persistence in Bullet a box resting across two triangles loses a
+  /// corner to the other triangle's speculative point).
+  void addTriangles(BodyObject& o, const ShapeDesc& s, const btTransform& local) {
+    std::vector<Vec3> vertices;
+    std::vector<int> triangles;
+    if (s.type == ShapeType::Mesh) {
+      if (s.vertices.empty() || s.triangles.size() < 3 || s.triangles.size() % 3)
+        throw std::invalid_argument("a mesh needs vertices and 3 indices per triangle");
+      for (int i : s.triangles)
+        if (i < 0 || i >= static_cast<int>(s.vertices.size()))
+          throw std::invalid_argument("mesh index out of range");
+      vertices = s.vertices;
+      triangles = s.triangles;
+    } else {
+      if (s.rows < 2 || s.columns < 2 || static_cast<int>(s.heights.size()) != s.rows * s.columns ||
+          !(s.cellSize > 0))
+        throw std::invalid_argument(
+            "heightfield needs rows, columns >= 2, rows*columns heights, cell size > 0");
+      for (int j = 0; j < s.columns; ++j)
+        for (int i = 0; i < s.rows; ++i)
+          vertices.emplace_back((i - 0.5 * (s.rows - 1)) * s.cellSize,
+                                (j - 0.5 * (s.columns - 1)) * s.cellSize,
+                                s.heights[static_cast<size_t>(j * s.rows + i)]);
+      for (int j = 0; j + 1 < s.columns; ++j)
+        for (int i = 0; i + 1 < s.rows; ++i) {
+          const int v = j * s.rows + i;
+          triangles.insert(triangles.end(),
+                           {v, v + 1, v + s.rows + 1, v, v + s.rows + 1, v + s.rows});
+        }
+    }
+    if (!o.compound->getDynamicAabbTree()) o.compound->createAabbTreeFromChildren();
+    const int desc = static_cast<int>(o.descs.size()) - 1;
+    for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
+      const Vec3 &a = vertices[size_t(triangles[t])], &b = vertices[size_t(triangles[t + 1])],
+                 &c = vertices[size_t(triangles[t + 2])];
+      if ((b - a).cross(c - a).norm() < 1e-12) continue;  // degenerate: no face to touch
+      auto triangle = std::make_unique<btTriangleShape>(bt(a), bt(b), bt(c));
+      triangle->setMargin(0.0);  // as Bullet's own concave shapes: the face is the surface
+      o.compound->addChildShape(local, triangle.get());
+      o.shapes.push_back(std::move(triangle));
+      o.childDesc.push_back(desc);
+    }
+  }
 
   Impl() {
     world.getPairCache()->setOverlapFilterCallback(this);
@@ -91,7 +150,7 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     return (oa->group & ob->mask) != 0 && (ob->group & oa->mask) != 0;
   }
 
-  std::unique_ptr<btCollisionShape> makeShape(BodyObject& o, const ShapeDesc& s, bool dynamic) {
+  std::unique_ptr<btCollisionShape> makeShape(const ShapeDesc& s, bool dynamic) {
     const auto staticOnly = [&](const char* what) {
       if (dynamic)
         throw std::invalid_argument(std::string(what) + " shapes are for static bodies only");
@@ -123,42 +182,9 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
         hull->setMargin(0.001);
         return hull;
       }
-      case ShapeType::Mesh: {
-        staticOnly("mesh");
-        if (s.vertices.empty() || s.triangles.size() < 3 || s.triangles.size() % 3)
-          throw std::invalid_argument("a mesh needs vertices and 3 indices per triangle");
-        for (int i : s.triangles)
-          if (i < 0 || i >= static_cast<int>(s.vertices.size()))
-            throw std::invalid_argument("mesh index out of range");
-        auto& v = o.meshVertices.emplace_back();
-        for (const Vec3& p : s.vertices) v.insert(v.end(), {p.x(), p.y(), p.z()});
-        auto& idx = o.meshIndices.emplace_back(s.triangles);
-        btIndexedMesh mesh;
-        mesh.m_numTriangles = static_cast<int>(idx.size() / 3);
-        mesh.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(idx.data());
-        mesh.m_triangleIndexStride = 3 * sizeof(int);
-        mesh.m_numVertices = static_cast<int>(s.vertices.size());
-        mesh.m_vertexBase = reinterpret_cast<const unsigned char*>(v.data());
-        mesh.m_vertexStride = 3 * sizeof(double);
-        mesh.m_indexType = PHY_INTEGER;
-        mesh.m_vertexType = PHY_DOUBLE;
-        auto& array = o.meshes.emplace_back(std::make_unique<btTriangleIndexVertexArray>());
-        array->addIndexedMesh(mesh, PHY_INTEGER);
-        return std::make_unique<btBvhTriangleMeshShape>(array.get(), true);
-      }
-      case ShapeType::Heightfield: {
-        staticOnly("heightfield");
-        if (s.rows < 2 || s.columns < 2 ||
-            static_cast<int>(s.heights.size()) != s.rows * s.columns || !(s.cellSize > 0))
-          throw std::invalid_argument(
-              "heightfield needs rows, columns >= 2, rows*columns heights, cell size > 0");
-        auto& h = o.heightData.emplace_back(s.heights);
-        const auto [lo, hi] = std::minmax_element(h.begin(), h.end());
-        auto field = std::make_unique<btHeightfieldTerrainShape>(s.rows, s.columns, h.data(), 1.0,
-                                                                 *lo, *hi, 2, PHY_DOUBLE, false);
-        field->setLocalScaling(btVector3(s.cellSize, s.cellSize, 1.0));
-        return field;
-      }
+      case ShapeType::Mesh:
+      case ShapeType::Heightfield:
+        break;  // triangles: see addTriangles
     }
     throw std::invalid_argument("unknown shape type");
   }
@@ -193,12 +219,20 @@ void CollisionWorld::addShape(BodyId id, const RigidBody& body, const ShapeDesc&
   } else {
     w.world.removeCollisionObject(o->object.get());
   }
-  o->shapes.push_back(w.makeShape(*o, shape, body.isDynamic()));
-  o->descs.push_back(shape);
+  const btTransform local(bt(shape.orientation.normalized()), bt(shape.position));
+  if (shape.type == ShapeType::Mesh || shape.type == ShapeType::Heightfield) {
+    if (body.isDynamic())
+      throw std::invalid_argument("mesh and heightfield shapes are for static bodies only");
+    o->descs.push_back(shape);
+    w.addTriangles(*o, shape, local);
+  } else {
+    o->shapes.push_back(w.makeShape(shape, body.isDynamic()));
+    o->descs.push_back(shape);
+    o->childDesc.push_back(static_cast<int>(o->descs.size()) - 1);
+    o->compound->addChildShape(local, o->shapes.back().get());
+  }
   o->group |= shape.group;
   o->mask |= shape.mask;
-  btTransform local(bt(shape.orientation.normalized()), bt(shape.position));
-  o->compound->addChildShape(local, o->shapes.back().get());
   o->object->setWorldTransform(btTransform(bt(body.orientation), bt(body.position)));
   w.world.addCollisionObject(o->object.get(), btBroadphaseProxy::DefaultFilter,
                              btBroadphaseProxy::AllFilter);
@@ -228,6 +262,7 @@ void CollisionWorld::setPairEnabled(BodyId a, BodyId b, bool enabled) {
 }
 
 void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTable& materials,
+                            std::span<const ContactPoint> previous,
                             std::vector<ContactPoint>& out) {
   out.clear();
   Impl& w = *impl_;
@@ -237,19 +272,25 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
       o->object->setWorldTransform(btTransform(bt(b.orientation), bt(b.position)));
     }
   }
+  // Bullet finds this step's points from the poses alone (its manifolds start empty); the points
+  // persist from step to step through our manifolds below (contact_manifold.h).
+  const int existing = w.dispatcher.getNumManifolds();
+  for (int m = 0; m < existing; ++m) w.dispatcher.getManifoldByIndexInternal(m)->clearManifold();
   w.world.performDiscreteCollisionDetection();
+
+  w.fresh.clear();
   const int manifolds = w.dispatcher.getNumManifolds();
   for (int m = 0; m < manifolds; ++m) {
-    btPersistentManifold* manifold = w.dispatcher.getManifoldByIndexInternal(m);
-    const int n = manifold->getNumContacts();
-    if (n == 0) continue;
+    const btPersistentManifold* manifold = w.dispatcher.getManifoldByIndexInternal(m);
     const BodyObject* oa = w.byBody[static_cast<size_t>(manifold->getBody0()->getUserIndex())];
     const BodyObject* ob = w.byBody[static_cast<size_t>(manifold->getBody1()->getUserIndex())];
-    for (int k = 0; k < n; ++k) {
-      btManifoldPoint& p = manifold->getContactPoint(k);
+    for (int k = 0; k < manifold->getNumContacts(); ++k) {
+      const btManifoldPoint& p = manifold->getContactPoint(k);
       ContactPoint c;
       c.bodyA = oa->body;
       c.bodyB = ob->body;
+      c.shapeA = p.m_index0;
+      c.shapeB = p.m_index1;
       c.localA = toVec3(p.m_localPointA);
       c.localB = toVec3(p.m_localPointB);
       c.normal = -toVec3(p.m_normalWorldOnB);  // Bullet's normal points from B to A
@@ -270,26 +311,67 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
       c.restitution = mat.restitution;
       c.rolling = mat.rolling;
       c.spinning = mat.spinning;
-      // Warm start: the friction impulse carried as a world vector into this step's tangents.
-      c.normalImpulse = p.m_appliedImpulse;
-      const Vec3 friction = p.m_appliedImpulseLateral1 * toVec3(p.m_lateralFrictionDir1) +
-                            p.m_appliedImpulseLateral2 * toVec3(p.m_lateralFrictionDir2);
-      c.tangentImpulse1 = friction.dot(c.tangent1);
-      c.tangentImpulse2 = friction.dot(c.tangent2);
-      c.handle = &p;
-      out.push_back(c);
+      w.fresh.push_back(c);
     }
   }
-}
 
-void CollisionWorld::storeImpulses(std::span<const ContactPoint> points) {
-  for (const ContactPoint& c : points) {
-    auto* p = static_cast<btManifoldPoint*>(c.handle);
-    p->m_appliedImpulse = c.normalImpulse;
-    p->m_appliedImpulseLateral1 = c.tangentImpulse1;
-    p->m_appliedImpulseLateral2 = c.tangentImpulse2;
-    p->m_lateralFrictionDir1 = bt(c.tangent1);
-    p->m_lateralFrictionDir2 = bt(c.tangent2);
+  // Both point sets by manifold, in a canonical order: Bullet's manifold order depends on the
+  // history of its pair cache, and a Gauss-Seidel sweep's result on the order of its rows.
+  const auto sortByManifold = [&](std::vector<int>& order, std::span<const ContactPoint> points) {
+    order.clear();
+    for (size_t i = 0; i < points.size(); ++i) order.push_back(static_cast<int>(i));
+    std::sort(order.begin(), order.end(), [&](int x, int y) {
+      const ManifoldKey kx = w.manifoldOf(points[static_cast<size_t>(x)]),
+                        ky = w.manifoldOf(points[static_cast<size_t>(y)]);
+      return kx != ky ? kx < ky : x < y;  // a manifold's points keep their order
+    });
+  };
+  sortByManifold(w.freshOrder, w.fresh);
+  sortByManifold(w.previousOrder, previous);
+
+  size_t i = 0, j = 0;
+  while (i < w.freshOrder.size() || j < previous.size()) {
+    const auto freshKey = [&] { return w.manifoldOf(w.fresh[size_t(w.freshOrder[i])]); };
+    const auto previousKey = [&] { return w.manifoldOf(previous[size_t(w.previousOrder[j])]); };
+    ManifoldKey key;
+    if (i == w.freshOrder.size())
+      key = previousKey();
+    else if (j == previous.size())
+      key = freshKey();
+    else
+      key = std::min(freshKey(), previousKey());
+    std::array<ContactPoint, kManifoldCapacity> group;
+    int count = 0;
+    // Last step's points that are still valid at the new poses keep their impulses; a pair that
+    // was switched off since loses its points.
+    const bool enabled = !w.disabledPairs.count(pairKey(key.bodyA, key.bodyB));
+    for (; j < previous.size() && previousKey() == key; ++j) {
+      ContactPoint c = previous[size_t(w.previousOrder[j])];
+      if (enabled && count < kManifoldCapacity &&
+          refreshContactPoint(c, bodies[size_t(c.bodyA)], bodies[size_t(c.bodyB)],
+                              Impl::kContactMargin))
+        group[size_t(count++)] = c;
+    }
+    // New points replace the kept point they coincide with (taking over its impulses: the warm
+    // start), fill free slots, or replace the slot that keeps the largest contact area.
+    for (; i < w.freshOrder.size() && freshKey() == key; ++i) {
+      ContactPoint c = w.fresh[size_t(w.freshOrder[i])];
+      int slot = matchingSlot(std::span(group.data(), size_t(count)), c, Impl::kContactMargin);
+      if (slot >= 0) {
+        const ContactPoint& old = group[size_t(slot)];
+        c.normalImpulse = old.normalImpulse;
+        const Vec3 friction =
+            old.tangentImpulse1 * old.tangent1 + old.tangentImpulse2 * old.tangent2;
+        c.tangentImpulse1 = friction.dot(c.tangent1);
+        c.tangentImpulse2 = friction.dot(c.tangent2);
+      } else if (count < kManifoldCapacity) {
+        slot = count++;
+      } else {
+        slot = slotToReplace(group, c);
+      }
+      group[size_t(slot)] = c;
+    }
+    out.insert(out.end(), group.begin(), group.begin() + count);
   }
 }
 

@@ -25,12 +25,12 @@ class CollisionWorld {
   void addShape(BodyId id, const RigidBody& body, const ShapeDesc& shape);
   /// Contacts between these two bodies are (not) generated.
   void setPairEnabled(BodyId a, BodyId b, bool enabled);
-  /// Moves the collision objects to the bodies' poses and finds the contact points; warm-start
-  /// impulses come from the persistent manifolds. Appends to `out` (cleared first).
+  /// Moves the collision objects to the bodies' poses and finds this step's contact points,
+  /// merged into the manifolds of `previous` (last step's points with their impulses; see
+  /// contact_manifold.h). Fills `out` (cleared first; must not alias `previous`) in a canonical
+  /// order: a function of the poses and `previous` alone.
   void detect(std::span<const RigidBody> bodies, const MaterialTable& materials,
-              std::vector<ContactPoint>& out);
-  /// Stores the solved impulses back into the persistent manifolds (for the next warm start).
-  void storeImpulses(std::span<const ContactPoint> points);
+              std::span<const ContactPoint> previous, std::vector<ContactPoint>& out);
   bool empty() const;
 
  private:

@@ -249,7 +249,8 @@ StepStatus World::substep(double dt) {
   integrateVelocities(dt);
   const auto tc = Clock::now();
   if (!collision_->empty()) {
-    collision_->detect(bodies_, materials_, contacts_);
+    contacts_.swap(previousContacts_);  // last step's points warm-start this step's
+    collision_->detect(bodies_, materials_, previousContacts_, contacts_);
     orderContactsFromTheGround();
   }
   const auto t1 = Clock::now();
@@ -661,7 +662,6 @@ void World::storeContactImpulses() {
       c.tangentImpulse1 = c.tangentImpulse2 = 0.0;
     }
   }
-  collision_->storeImpulses(contacts_);
 }
 
 bool World::checkFinite() {

@@ -8,9 +8,10 @@ namespace impetus {
 
 struct ContactPoint {
   BodyId bodyA = 0, bodyB = 0;
-  Vec3 localA = Vec3::Zero();   ///< the point on A, A's frame (relative to its COM)
-  Vec3 localB = Vec3::Zero();   ///< the point on B, B's frame
-  Vec3 normal = Vec3::UnitZ();  ///< world, from A to B
+  int shapeA = -1, shapeB = -1;  ///< child shape of each body (on a mesh: the triangle)
+  Vec3 localA = Vec3::Zero();    ///< the point on A, A's frame (relative to its COM)
+  Vec3 localB = Vec3::Zero();    ///< the point on B, B's frame
+  Vec3 normal = Vec3::UnitZ();   ///< world, from A to B
   Vec3 tangent1 = Vec3::UnitX(), tangent2 = Vec3::UnitY();  ///< friction directions (world)
   double separation = 0.0;  ///< signed distance at detection (m); < 0 penetrating
   double friction = 0.0, restitution = 0.0, rolling = 0.0, spinning = 0.0;  ///< combined material
@@ -26,10 +27,9 @@ struct ContactPoint {
   bool trackOnB = true;                 ///< which body carries the track
   Vec3 trackDirection = Vec3::UnitX();  ///< that body's frame
   double sprocketRadius = 0.0;
-  int normalRow = -1;      ///< row index of this step's normal row
-  int normalBlock = -1;    ///< its block index (the manifold's normal block)
-  int frictionRow = -1;    ///< first of its two friction rows, or -1
-  void* handle = nullptr;  ///< the collision backend's persistent point
+  int normalRow = -1;    ///< row index of this step's normal row
+  int normalBlock = -1;  ///< its block index (the manifold's normal block)
+  int frictionRow = -1;  ///< first of its two friction rows, or -1
 
   /// Contact force on B (world, N) from the last step's impulses.
   Vec3 force(double dt) const {

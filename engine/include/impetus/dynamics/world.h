@@ -177,7 +177,8 @@ class World {
   std::vector<int> levelQueue_;
   std::vector<std::pair<int, int>> contactOrder_;  ///< (level, detection index)
   std::vector<ContactPoint> contactScratch_;
-  std::vector<double> rotorAngles_{0.0};  ///< slot 0: "no rotor"
+  std::vector<ContactPoint> previousContacts_;  ///< scratch: last step's points while detecting
+  std::vector<double> rotorAngles_{0.0};        ///< slot 0: "no rotor"
   double time_ = 0.0;
   double lastDt_ = 0.0;  ///< of the last (sub)step, for force read-outs
   StepStatistics statistics_;
