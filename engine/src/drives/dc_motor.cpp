@@ -1,5 +1,7 @@
 #include "impetus/drives/dc_motor.h"
 
+#include "impetus/session/state_stream.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -87,6 +89,26 @@ double DcMotor::electricalImpulse(double dt, double rotorSpeed, double effective
   }
   electricalTorque_ = tau;
   return impulse;
+}
+
+void DcMotor::saveState(StateWriter& out) const {
+  out.put(ratio_);
+  out.put(voltage_);
+  out.put(brakeCommand_);
+  out.put(angle_);
+  out.put(speed_);
+  out.put(torque_);
+  out.put(electricalTorque_);
+}
+
+void DcMotor::loadState(StateReader& in) {
+  in.get(ratio_);
+  in.get(voltage_);
+  in.get(brakeCommand_);
+  in.get(angle_);
+  in.get(speed_);
+  in.get(torque_);
+  in.get(electricalTorque_);
 }
 
 }  // namespace impetus

@@ -1,5 +1,7 @@
 #include "impetus/joints/joint.h"
 
+#include "impetus/session/state_stream.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -220,6 +222,36 @@ double Joint::axisMisalignment(std::span<const RigidBody> bodies) const {
   const JointPose p = pose(bodies);
   const double c = std::clamp(p.frameA.col(0).dot(p.frameB.col(0)), -1.0, 1.0);
   return std::acos(c);
+}
+
+void Joint::saveState(StateWriter& out) const {
+  out.put(std::span<const double>(impulseCache_));
+  out.put(position_);
+  out.put(rate_);
+  out.put(reactionForce_);
+  out.put(reactionTorque_);
+  out.put(generalizedForce_);
+  out.put(limitForce_);
+  out.put(driveForce_);
+  out.put(firstRow_);
+  out.put(rowCount_);
+  out.put(limitRowOffset_);
+  out.put(positionFirstRow_);
+}
+
+void Joint::loadState(StateReader& in) {
+  in.get(impulseCache_, 4096);
+  in.get(position_);
+  in.get(rate_);
+  in.get(reactionForce_);
+  in.get(reactionTorque_);
+  in.get(generalizedForce_);
+  in.get(limitForce_);
+  in.get(driveForce_);
+  in.get(firstRow_);
+  in.get(rowCount_);
+  in.get(limitRowOffset_);
+  in.get(positionFirstRow_);
 }
 
 }  // namespace impetus

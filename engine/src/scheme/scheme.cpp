@@ -1,5 +1,7 @@
 #include "impetus/scheme/scheme.h"
 
+#include "impetus/session/state_stream.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -180,6 +182,23 @@ std::vector<std::string> Scheme::evaluationOrder() const {
   std::vector<std::string> names;
   for (const Node& node : nodes_) names.push_back(node.name);
   return names;
+}
+
+void Scheme::saveState(StateWriter& out) const {
+  out.tag(stateTag("SCHM"));
+  out.put(static_cast<std::uint64_t>(nodes_.size()));
+  out.put(std::span<const double>(signals_));
+  for (const Node& n : nodes_) n.block->saveState(out);
+}
+
+void Scheme::loadState(StateReader& in) {
+  in.expect(stateTag("SCHM"), "scheme");
+  StateReader::requireSame(in.get<std::uint64_t>(), nodes_.size(), "scheme blocks");
+  std::vector<double> signals;
+  in.get(signals);
+  StateReader::requireSame(signals.size(), signals_.size(), "scheme signals");
+  signals_ = std::move(signals);
+  for (Node& n : nodes_) n.block->loadState(in);
 }
 
 }  // namespace impetus

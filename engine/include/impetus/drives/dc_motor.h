@@ -23,12 +23,18 @@
 
 namespace impetus {
 
+class StateWriter;
+class StateReader;
+
 class DcMotor {
  public:
   DcMotor(std::string name, const DcMotorParams& params, int rotorSlot);
 
   const std::string& name() const { return name_; }
   const DcMotorParams& params() const { return params_; }
+  /// Voltage, brake command, rotor state and torques, bit-exact.
+  void saveState(StateWriter& out) const;
+  void loadState(StateReader& in);
   int rotorSlot() const { return rotorSlot_; }
 
   /// Normalised voltage u = U / U_max, clamped to [-1, 1]; NaN throws std::invalid_argument.

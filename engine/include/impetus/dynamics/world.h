@@ -44,6 +44,8 @@ struct WorldSettings {
 };
 
 class CollisionWorld;
+class StateWriter;
+class StateReader;
 
 /// Outcome of a step: a simulation that meets non-finite numbers stops and says where.
 struct StepStatus {
@@ -126,6 +128,13 @@ class World {
   const StepStatistics& statistics() const { return statistics_; }
   bool failed() const { return failed_; }
   const std::string& failure() const { return failure_; }
+
+  /// Everything a step depends on - poses, velocities, momenta, motor and rotor states, joint and
+  /// contact warm-start impulses, time - so that a world loaded from the same scene and given
+  /// this state continues bit for bit as this one would (keyframes, take-over). loadState
+  /// throws StateError when the state is truncated or from another scene.
+  void saveState(StateWriter& out) const;
+  void loadState(StateReader& in);
 
   double kineticEnergy() const;            ///< (unit: J)
   double potentialEnergy() const;          ///< -sum m g.x, zero at the origin (unit: J)

@@ -21,6 +21,9 @@
 
 namespace impetus {
 
+class StateWriter;
+class StateReader;
+
 enum class JointType { Fixed, Revolute, Prismatic, Spherical, Cylindrical, Universal };
 
 const char* jointTypeName(JointType type);
@@ -106,6 +109,9 @@ class Joint {
   void buildPositionRows(const JointBuildContext& ctx, RowBuffer& rows);
   /// Keeps the solved impulses for warm starting and the reaction readout.
   void storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodies, double dt);
+  /// The joint's step-to-step state (warm-start impulses, coordinate, reactions), bit-exact.
+  void saveState(StateWriter& out) const;
+  void loadState(StateReader& in);
   /// Updates the cached coordinate and rate after a step (unwrapping revolute angles).
   void updateCoordinates(std::span<const RigidBody> bodies);
 

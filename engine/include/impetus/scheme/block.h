@@ -13,6 +13,8 @@
 namespace impetus {
 
 class World;
+class StateWriter;
+class StateReader;
 
 /// A bad scheme: names the block (and the scene line when known).
 class SchemeError : public std::runtime_error {
@@ -41,6 +43,9 @@ class Block {
   /// Advances state once every block has been evaluated (inputs are final then).
   virtual void update(const double* /*in*/, const SchemeContext& /*ctx*/) {}
   virtual void reset() {}
+  /// Blocks with state (delays, integrators, toggles, ...) save and restore it bit-exactly.
+  virtual void saveState(StateWriter& /*out*/) const {}
+  virtual void loadState(StateReader& /*in*/) {}
 
  protected:
   Block(std::vector<std::string> inputs, std::vector<std::string> outputs, bool feedthrough = true)

@@ -26,6 +26,9 @@ class Scheme {
   /// output blocks set motor voltages and brakes.
   void step(std::span<const double> channelValues, double dt);
   void reset();
+  /// Every signal and every block's state, bit-exact (keyframes, take-over).
+  void saveState(StateWriter& out) const;
+  void loadState(StateReader& in);
 
   const std::vector<std::string>& channels() const { return channels_; }
   /// Index of a channel, or -1.

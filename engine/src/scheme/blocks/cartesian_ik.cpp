@@ -10,6 +10,7 @@
 
 #include "blocks.h"
 #include "impetus/dynamics/world.h"
+#include "impetus/session/state_stream.h"
 #include "impetus/tree/inverse_kinematics.h"
 #include "impetus/tree/tree_from_world.h"
 
@@ -50,6 +51,20 @@ class CartesianIk : public Block {
     if (velocityMode_) target_ = ik_.tipPosition(q_);
   }
   void reset() override { started_ = false; }
+
+  void saveState(StateWriter& out) const override {
+    out.put(target_);
+    out.put(started_);
+    out.put(std::span<const double>(command_.data(), size_t(command_.size())));
+  }
+  void loadState(StateReader& in) override {
+    in.get(target_);
+    in.get(started_);
+    std::vector<double> command;
+    in.get(command, 64);
+    StateReader::requireSame(command.size(), size_t(command_.size()), "ik joints");
+    for (size_t k = 0; k < command.size(); ++k) command_[Eigen::Index(k)] = command[k];
+  }
 
  private:
   const World& world_;

@@ -1,6 +1,7 @@
 // comparator: out = 1 if a > b (op ">", default), a < b ("<"), with hysteresis h: once on, it stays
 // on until the comparison fails by more than h (no chatter on noisy sensors).
 #include "blocks.h"
+#include "impetus/session/state_stream.h"
 
 namespace impetus::blocks {
 namespace {
@@ -14,6 +15,9 @@ class Comparator : public Block {
     out[0] = on_ ? 1.0 : 0.0;
   }
   void reset() override { on_ = false; }
+
+  void saveState(StateWriter& out) const override { out.put(on_); }
+  void loadState(StateReader& in) override { in.get(on_); }
 
  private:
   bool greater_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "blocks.h"
+#include "impetus/session/state_stream.h"
 
 namespace impetus::blocks {
 namespace {
@@ -20,6 +21,9 @@ class Integrator : public Block {
     state_ = std::clamp(state_ + k_ * in[0] * ctx.dt, lo_, hi_);
   }
   void reset() override { state_ = initial_; }
+
+  void saveState(StateWriter& out) const override { out.put(state_); }
+  void loadState(StateReader& in) override { in.get(state_); }
 
  private:
   double k_, lo_, hi_, initial_, state_;

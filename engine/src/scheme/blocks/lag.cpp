@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "blocks.h"
+#include "impetus/session/state_stream.h"
 
 namespace impetus::blocks {
 namespace {
@@ -14,6 +15,9 @@ class Lag : public Block {
     out[0] = y_;
   }
   void reset() override { y_ = 0.0; }
+
+  void saveState(StateWriter& out) const override { out.put(y_); }
+  void loadState(StateReader& in) override { in.get(y_); }
 
  private:
   double timeConstant_;

@@ -1,5 +1,6 @@
 // latch: set-reset flip-flop; out = 1 after set goes high, 0 after reset goes high (reset wins).
 #include "blocks.h"
+#include "impetus/session/state_stream.h"
 
 namespace impetus::blocks {
 namespace {
@@ -12,6 +13,9 @@ class Latch : public Block {
     out[0] = state_ ? 1.0 : 0.0;
   }
   void reset() override { state_ = false; }
+
+  void saveState(StateWriter& out) const override { out.put(state_); }
+  void loadState(StateReader& in) override { in.get(state_); }
 
  private:
   bool state_ = false;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "blocks.h"
+#include "impetus/session/state_stream.h"
 
 namespace impetus::blocks {
 namespace {
@@ -37,6 +38,19 @@ class Pid : public Block {
   void reset() override {
     integral_ = derivative_ = previous_ = 0.0;
     started_ = false;
+  }
+
+  void saveState(StateWriter& out) const override {
+    out.put(integral_);
+    out.put(derivative_);
+    out.put(previous_);
+    out.put(started_);
+  }
+  void loadState(StateReader& in) override {
+    in.get(integral_);
+    in.get(derivative_);
+    in.get(previous_);
+    in.get(started_);
   }
 
  private:

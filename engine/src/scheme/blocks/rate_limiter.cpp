@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "blocks.h"
+#include "impetus/session/state_stream.h"
 
 namespace impetus::blocks {
 namespace {
@@ -14,6 +15,9 @@ class RateLimiter : public Block {
     out[0] = last_;
   }
   void reset() override { last_ = 0.0; }
+
+  void saveState(StateWriter& out) const override { out.put(last_); }
+  void loadState(StateReader& in) override { in.get(last_); }
 
  private:
   double rate_;

@@ -1,5 +1,6 @@
 // toggle: out flips between 0 and 1 on each rising edge of in (a push button as an on/off switch).
 #include "blocks.h"
+#include "impetus/session/state_stream.h"
 
 namespace impetus::blocks {
 namespace {
@@ -15,6 +16,15 @@ class Toggle : public Block {
   void reset() override {
     state_ = initial_;
     wasHigh_ = false;
+  }
+
+  void saveState(StateWriter& out) const override {
+    out.put(state_);
+    out.put(wasHigh_);
+  }
+  void loadState(StateReader& in) override {
+    in.get(state_);
+    in.get(wasHigh_);
   }
 
  private:

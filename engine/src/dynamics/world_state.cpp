@@ -1,0 +1,145 @@
+// World::saveState / loadState: the world's full dynamic state as a byte stream (state_stream.h).
+#include "impetus/dynamics/world.h"
+#include "impetus/session/state_stream.h"
+
+namespace impetus {
+namespace {
+
+void saveContact(StateWriter& out, const ContactPoint& c) {
+  out.put(c.bodyA);
+  out.put(c.bodyB);
+  out.put(c.shapeA);
+  out.put(c.shapeB);
+  out.put(c.localA);
+  out.put(c.localB);
+  out.put(c.normal);
+  out.put(c.tangent1);
+  out.put(c.tangent2);
+  out.put(c.separation);
+  out.put(c.friction);
+  out.put(c.restitution);
+  out.put(c.rolling);
+  out.put(c.spinning);
+  out.put(c.approachSpeed);
+  out.put(c.bounceShift);
+  out.put(c.normalImpulse);
+  out.put(c.tangentImpulse1);
+  out.put(c.tangentImpulse2);
+  out.put(c.trackMotor);
+  out.put(c.trackOnB);
+  out.put(c.trackDirection);
+  out.put(c.sprocketRadius);
+}
+
+ContactPoint loadContact(StateReader& in, int bodyCount, int motorCount) {
+  ContactPoint c;
+  in.get(c.bodyA);
+  in.get(c.bodyB);
+  if (c.bodyA < 0 || c.bodyA >= bodyCount || c.bodyB < 0 || c.bodyB >= bodyCount)
+    throw StateError("state: contact between unknown bodies");
+  in.get(c.shapeA);
+  in.get(c.shapeB);
+  in.get(c.localA);
+  in.get(c.localB);
+  in.get(c.normal);
+  in.get(c.tangent1);
+  in.get(c.tangent2);
+  in.get(c.separation);
+  in.get(c.friction);
+  in.get(c.restitution);
+  in.get(c.rolling);
+  in.get(c.spinning);
+  in.get(c.approachSpeed);
+  in.get(c.bounceShift);
+  in.get(c.normalImpulse);
+  in.get(c.tangentImpulse1);
+  in.get(c.tangentImpulse2);
+  in.get(c.trackMotor);
+  if (c.trackMotor < -1 || c.trackMotor >= motorCount)
+    throw StateError("state: contact driven by an unknown track motor");
+  in.get(c.trackOnB);
+  in.get(c.trackDirection);
+  in.get(c.sprocketRadius);
+  return c;
+}
+
+}  // namespace
+
+void World::saveState(StateWriter& out) const {
+  out.tag(stateTag("WRLD"));
+  out.put(time_);
+  out.put(lastDt_);
+  out.put(static_cast<std::uint64_t>(bodies_.size()));
+  for (const RigidBody& b : bodies_) {
+    out.put(b.position);
+    out.put(b.orientation);
+    out.put(b.linearVelocity);
+    out.put(b.angularMomentum);
+    out.put(b.angularVelocity);
+    out.put(b.rotation);
+    out.put(b.inverseInertiaWorld);
+    out.put(b.force);
+    out.put(b.torque);
+  }
+  out.tag(stateTag("JNTS"));
+  out.put(static_cast<std::uint64_t>(joints_.size()));
+  for (const auto& j : joints_) j->saveState(out);
+  out.tag(stateTag("MOTR"));
+  out.put(static_cast<std::uint64_t>(motors_.size()));
+  for (const MotorEntry& m : motors_) {
+    m.motor->saveState(out);
+    out.put(m.cachedImpulses[0]);
+    out.put(m.cachedImpulses[1]);
+  }
+  out.put(std::span<const double>(rotorAngles_));
+  out.put(std::span<const double>(rotorSpeeds_));
+  out.tag(stateTag("CNTC"));
+  out.put(static_cast<std::uint64_t>(contacts_.size()));
+  for (const ContactPoint& c : contacts_) saveContact(out, c);
+}
+
+void World::loadState(StateReader& in) {
+  in.expect(stateTag("WRLD"), "world");
+  in.get(time_);
+  in.get(lastDt_);
+  StateReader::requireSame(in.get<std::uint64_t>(), bodies_.size(), "bodies");
+  for (RigidBody& b : bodies_) {
+    in.get(b.position);
+    in.get(b.orientation);
+    in.get(b.linearVelocity);
+    in.get(b.angularMomentum);
+    in.get(b.angularVelocity);
+    in.get(b.rotation);
+    in.get(b.inverseInertiaWorld);
+    in.get(b.force);
+    in.get(b.torque);
+  }
+  in.expect(stateTag("JNTS"), "joints");
+  StateReader::requireSame(in.get<std::uint64_t>(), joints_.size(), "joints");
+  for (auto& j : joints_) j->loadState(in);
+  in.expect(stateTag("MOTR"), "motors");
+  StateReader::requireSame(in.get<std::uint64_t>(), motors_.size(), "motors");
+  for (MotorEntry& m : motors_) {
+    m.motor->loadState(in);
+    in.get(m.cachedImpulses[0]);
+    in.get(m.cachedImpulses[1]);
+  }
+  std::vector<double> angles, speeds;
+  in.get(angles, 1 << 16);
+  in.get(speeds, 1 << 16);
+  StateReader::requireSame(angles.size(), rotorAngles_.size(), "rotor angles");
+  StateReader::requireSame(speeds.size(), rotorSpeeds_.size(), "rotor speeds");
+  rotorAngles_ = std::move(angles);
+  rotorSpeeds_ = std::move(speeds);
+  in.expect(stateTag("CNTC"), "contacts");
+  const auto contacts = in.get<std::uint64_t>();
+  if (contacts > (1u << 20)) throw StateError("state: implausible contact count");
+  contacts_.clear();
+  for (std::uint64_t i = 0; i < contacts; ++i)
+    contacts_.push_back(loadContact(in, bodyCount(), motorCount()));
+  failed_ = false;
+  failure_.clear();
+  if (!checkFinite()) throw StateError("state: " + failure_);
+}
+
+}  // namespace impetus
