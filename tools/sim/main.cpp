@@ -1,8 +1,11 @@
 // impetus-sim: the headless simulator.
 //   impetus-sim validate SCENE.xml
-//   impetus-sim run SCENE.xml --duration S [--voltage MOTOR=U ...] [--probe NAME ...] [--csv
-//   OUT.csv]
-//                             [--deterministic]
+//   impetus-sim run SCENE.xml --duration S [--input IN.csv] [--voltage MOTOR=U ...]
+//       [--probe NAME ...] [--csv OUT.csv] [--record OUT.session [--operator NAME]]
+//       [--deterministic] [--realtime]
+//   impetus-sim replay SESSION [--verify] [--csv OUT.csv] [--probe NAME ...] [--from T]
+//       [--scene SCENE.xml]
+//   impetus-sim bench SCENE.xml [--steps N]
 // Exit codes: 0 ok, 1 bad input (the message names file, line and problem), 2 internal error.
 #include <algorithm>
 #include <chrono>
@@ -12,14 +15,20 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "impetus/probes/probe.h"
 #include "impetus/scene/input_script.h"
 #include "impetus/scene/scene_loader.h"
+#include "impetus/session/session_reader.h"
+#include "impetus/session/session_recorder.h"
+#include "impetus/session/session_replay.h"
+#include "impetus/session/simulation.h"
 #include "impetus/version.h"
 
 namespace {
@@ -35,7 +44,10 @@ void usage() {
       stderr,
       "usage: impetus-sim validate SCENE.xml\n"
       "       impetus-sim run SCENE.xml --duration S [--input IN.csv] [--voltage MOTOR=U ...]\n"
-      "                       [--probe NAME ...] [--csv OUT.csv] [--deterministic]\n"
+      "                       [--probe NAME ...] [--csv OUT.csv] [--record OUT.session]\n"
+      "                       [--operator NAME] [--deterministic] [--realtime]\n"
+      "       impetus-sim replay SESSION [--verify] [--csv OUT.csv] [--probe NAME ...]\n"
+      "                       [--from T] [--scene SCENE.xml]\n"
       "       impetus-sim bench SCENE.xml [--steps N]\n"
       "       impetus-sim --version\n");
 }
@@ -100,12 +112,57 @@ int validate(const std::string& path) {
   return 0;
 }
 
+/// The probes' CSV: header `t,<probe>,...`, one row per step at %.17g.
+class ProbeCsv {
+ public:
+  ProbeCsv(const std::string& path, const std::vector<std::string>& names) {
+    if (path.empty()) return;
+    file_ = std::fopen(path.c_str(), "w");
+    if (!file_) throw BadInput("cannot write '" + path + "'");
+    std::fprintf(file_, "t");
+    for (const std::string& name : names) std::fprintf(file_, ",%s", name.c_str());
+    std::fprintf(file_, "\n");
+  }
+  ~ProbeCsv() {
+    if (file_) std::fclose(file_);
+  }
+  void row(double t, const std::vector<Probe>& probes) {
+    if (!file_) return;
+    std::fprintf(file_, "%.17g", t);
+    for (const Probe& p : probes) std::fprintf(file_, ",%.17g", p());
+    std::fprintf(file_, "\n");
+  }
+
+ private:
+  FILE* file_ = nullptr;
+};
+
+std::vector<Probe> resolveProbes(World& world, const std::vector<std::string>& names) {
+  std::vector<Probe> readers;
+  for (const std::string& name : names) {
+    try {
+      readers.push_back(resolveProbe(world, name));
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(e.what());
+    }
+  }
+  return readers;
+}
+
+void printSummary(const std::string& what, long steps, double t,
+                  const std::vector<std::string>& names, const std::vector<Probe>& probes) {
+  std::printf("%s: ran %ld steps (%.3f s)", what.c_str(), steps, t);
+  for (size_t k = 0; k < names.size(); ++k)
+    std::printf(", %s = %.9g", names[k].c_str(), probes[k]());
+  std::printf("\n");
+}
+
 int run(const std::string& path, const std::vector<std::string>& args) {
   double duration = -1.0;
   std::vector<std::pair<std::string, double>> voltages;
   std::vector<std::string> probes;
-  std::string csvPath, inputPath;
-  bool deterministic = false;
+  std::string csvPath, inputPath, recordPath, operatorName;
+  bool deterministic = false, realtime = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const auto value = [&](const char* option) {
       if (i + 1 >= args.size()) throw BadInput(std::string(option) + " needs a value");
@@ -125,63 +182,117 @@ int run(const std::string& path, const std::vector<std::string>& args) {
       csvPath = value("--csv");
     } else if (args[i] == "--input") {
       inputPath = value("--input");
+    } else if (args[i] == "--record") {
+      recordPath = value("--record");
+    } else if (args[i] == "--operator") {
+      operatorName = value("--operator");
     } else if (args[i] == "--deterministic") {
       deterministic = true;
+    } else if (args[i] == "--realtime") {
+      realtime = true;
     } else {
       throw BadInput("unknown option '" + args[i] + "'");
     }
   }
   if (!(duration > 0.0)) throw BadInput("run needs --duration S with S > 0");
-  LoadedScene s = loadScene(path);
-  World& world = *s.world;
-  world.settings().solver.deterministic = deterministic;
-  std::vector<Probe> readers;
-  for (const std::string& name : probes) {
+  Simulation sim(loadScene(path));
+  sim.setDeterministic(deterministic);
+  const std::vector<Probe> readers = resolveProbes(sim.world(), probes);
+  for (const auto& [motor, u] : voltages) {
     try {
-      readers.push_back(resolveProbe(world, name));
+      sim.overrideVoltage(motor, u);
     } catch (const std::invalid_argument& e) {
-      throw BadInput(e.what());
+      throw BadInput(std::string("--voltage: ") + e.what());
     }
   }
-  std::vector<DcMotor*> overridden;
-  for (const auto& [motor, u] : voltages) {
-    DcMotor* m = world.findMotor(motor);
-    if (!m) throw BadInput("--voltage: no motor named '" + motor + "'");
-    overridden.push_back(m);
+  ProbeCsv csv(csvPath, probes);
+  InputScript input = inputPath.empty()
+                          ? InputScript{}
+                          : InputScript::read(inputPath, sim.scene().console.channels());
+  std::unique_ptr<SessionRecorder> recorder;
+  if (!recordPath.empty())
+    recorder = std::make_unique<SessionRecorder>(recordPath, sim,
+                                                 RecordingOptions{.operatorName = operatorName});
+  if (recorder) {
+    std::printf("recording %s\n", recordPath.c_str());
+    std::fflush(stdout);
   }
-  FILE* csv = nullptr;
-  if (!csvPath.empty()) {
-    csv = std::fopen(csvPath.c_str(), "w");
-    if (!csv) throw BadInput("cannot write '" + csvPath + "'");
-    std::fprintf(csv, "t");
-    for (const std::string& name : probes) std::fprintf(csv, ",%s", name.c_str());
-    std::fprintf(csv, "\n");
-  }
-  std::vector<double> channels(s.console.channels().size(), 0.0);
-  InputScript input =
-      inputPath.empty() ? InputScript{} : InputScript::read(inputPath, s.console.channels());
-  const long steps = std::lround(duration / s.step);
+  const long steps = std::lround(duration / sim.stepSize());
+  const auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < steps; ++i) {
-    input.apply(world.time(), channels);  // rows hold until the next one
-    if (s.scheme) s.scheme->step(channels, s.step);
-    for (size_t k = 0; k < voltages.size(); ++k) overridden[k]->setVoltage(voltages[k].second);
-    const StepStatus status = world.step(s.step);
+    input.apply(sim.world().time(), sim.channels());  // rows hold until the next one
+    const StepStatus status = sim.step();
     if (!status.ok) {
-      if (csv) std::fclose(csv);
+      // The recording keeps everything up to the failure, and says why it ended.
+      if (recorder) recorder->finish(sim, "stopped: " + status.message);
       std::fprintf(stderr, "%s: %s\n", path.c_str(), status.message.c_str());
       return 2;
     }
-    if (csv) {
-      std::fprintf(csv, "%.17g", world.time());
-      for (const Probe& p : readers) std::fprintf(csv, ",%.17g", p());
-      std::fprintf(csv, "\n");
-    }
+    if (recorder) recorder->afterStep(sim);
+    csv.row(sim.world().time(), readers);
+    if (realtime)  // real-time factor 1 against the wall clock
+      std::this_thread::sleep_until(start +
+                                    std::chrono::duration<double>((i + 1) * sim.stepSize()));
   }
-  if (csv) std::fclose(csv);
-  std::printf("%s: ran %ld steps (%.3f s)", path.c_str(), steps, world.time());
-  for (size_t k = 0; k < probes.size(); ++k)
-    std::printf(", %s = %.9g", probes[k].c_str(), readers[k]());
-  std::printf("\n");
+  if (recorder) recorder->finish(sim);
+  printSummary(path, steps, sim.world().time(), probes, readers);
+  return 0;
+}
+
+/// impetus-sim replay: re-simulates a session from its recorded inputs.
+int replay(const std::string& path, const std::vector<std::string>& args) {
+  std::vector<std::string> probes;
+  std::string csvPath, scenePath;
+  bool verify = false;
+  double from = 0.0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const auto value = [&](const char* option) {
+      if (i + 1 >= args.size()) throw BadInput(std::string(option) + " needs a value");
+      return args[++i];
+    };
+    if (args[i] == "--verify")
+      verify = true;
+    else if (args[i] == "--probe")
+      probes.push_back(value("--probe"));
+    else if (args[i] == "--csv")
+      csvPath = value("--csv");
+    else if (args[i] == "--scene")
+      scenePath = value("--scene");
+    else if (args[i] == "--from")
+      from = parseNumber(value("--from"), "--from");
+    else
+      throw BadInput("unknown option '" + args[i] + "'");
+  }
+  SessionReader reader(path);
+  const SessionInfo& info = reader.info();
+  std::printf("%s: scene '%s', operator '%s', recorded %s, %.2f s (%lld steps)%s%s\n", path.c_str(),
+              info.sceneName.c_str(), info.operatorName.c_str(), info.created.c_str(),
+              info.duration(), static_cast<long long>(info.steps),
+              info.deterministic ? ", deterministic" : "",
+              info.endReason.empty() ? ", recorder did not finish (crash?)"
+                                     : (", ended: " + info.endReason).c_str());
+  SessionReplay replay(reader, scenePath);
+  if (verify) {
+    if (!info.deterministic)
+      std::printf("note: recorded without --deterministic: re-simulation may differ\n");
+    if (const auto divergence = replay.verify()) {
+      std::fprintf(stderr, "%s: verify: first divergence at step %lld: %s\n", path.c_str(),
+                   static_cast<long long>(divergence->step), divergence->what.c_str());
+      return 1;
+    }
+    std::printf("verify: %lld steps re-simulated, every state matches the recording\n",
+                static_cast<long long>(info.steps));
+    return 0;
+  }
+  const std::vector<Probe> readers = resolveProbes(replay.simulation().world(), probes);
+  ProbeCsv csv(csvPath, probes);
+  replay.seek(info.firstStep + std::llround(from / info.step));
+  long steps = 0;
+  while (replay.advance()) {
+    csv.row(replay.simulation().world().time(), readers);
+    ++steps;
+  }
+  printSummary(path, steps, replay.simulation().world().time(), probes, readers);
   return 0;
 }
 
@@ -196,11 +307,16 @@ int main(int argc, char** argv) {
     }
     if (args.size() >= 2 && args[0] == "validate" && args.size() == 2) return validate(args[1]);
     if (args.size() >= 2 && args[0] == "run") return run(args[1], {args.begin() + 2, args.end()});
+    if (args.size() >= 2 && args[0] == "replay")
+      return replay(args[1], {args.begin() + 2, args.end()});
     if (args.size() >= 2 && args[0] == "bench")
       return bench(args[1], {args.begin() + 2, args.end()});
     usage();
     return 1;
   } catch (const impetus::SceneError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  } catch (const impetus::SessionError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
   } catch (const BadInput& e) {

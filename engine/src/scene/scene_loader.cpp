@@ -283,6 +283,10 @@ class Loader {
       std::string problem;
       if (!readObjMesh(path, s.vertices, s.triangles, problem))
         fail(e, "mesh '" + file + "': " + problem);
+      std::ifstream mesh(path, std::ios::binary);
+      std::ostringstream content;
+      content << mesh.rdbuf();
+      out_.sources.push_back({path, content.str()});
     } else {
       fail(e, "unknown geom type '" + type + "' (box, sphere, capsule, cylinder, plane, mesh)");
     }
@@ -524,6 +528,7 @@ class Loader {
     const Vec3 position = basePosition_ + baseOrientation_ * vec3(e, "pos", Vec3::Zero());
     const Quat orientation = (baseOrientation_ * quat(e, "quat")).normalized();
     stack.push_back(canonical);
+    out_.sources.push_back({path.string(), source.str()});
     Loader(out_, state_, path.string(), path.parent_path().string(), position, orientation)
         .load(source.str(), true);
     stack.pop_back();
@@ -607,7 +612,10 @@ LoadedScene loadScene(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   const size_t slash = path.find_last_of('/');
-  return loadSceneText(text.str(), path, slash == std::string::npos ? "." : path.substr(0, slash));
+  LoadedScene scene =
+      loadSceneText(text.str(), path, slash == std::string::npos ? "." : path.substr(0, slash));
+  scene.sources.insert(scene.sources.begin(), {path, text.str()});
+  return scene;
 }
 
 }  // namespace impetus

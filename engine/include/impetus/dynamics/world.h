@@ -104,6 +104,7 @@ class World {
   void addRepeater(DcMotor& motor, Joint& joint, double k);
   int motorCount() const { return static_cast<int>(motors_.size()); }
   DcMotor& motor(int i) { return *motors_.at(static_cast<size_t>(i)).motor; }
+  const DcMotor& motor(int i) const { return *motors_.at(static_cast<size_t>(i)).motor; }
   DcMotor* findMotor(const std::string& name);
 
   /// Advances the world by dt seconds (in settings().solver.substeps internal steps).

@@ -46,6 +46,14 @@ struct LoadedScene {
   SchemeDesc schemeDesc;
   ConsoleDesc console;
   std::vector<CameraDesc> cameras;
+  /// Every file the scene was read from (the scene, its includes, meshes): path as opened and
+  /// the content read, which a session recording embeds. A scene loaded from text lists only
+  /// what it included.
+  struct SourceFile {
+    std::string path;
+    std::string content;
+  };
+  std::vector<SourceFile> sources;
   /// Geoms as loaded, per body (the renderer draws them).
   std::vector<std::pair<BodyId, ShapeDesc>> geoms;
 };

@@ -26,10 +26,7 @@ class StateWriter {
  public:
   template <class T>
   requires std::is_arithmetic_v<T>
-  void put(T value) {
-    const auto* p = reinterpret_cast<const std::uint8_t*>(&value);
-    bytes_.insert(bytes_.end(), p, p + sizeof(T));
-  }
+  void put(T value) { append(&value, sizeof(T)); }
   void put(const Vec3& v) { putRaw(v.data(), 3); }
   void put(const Quat& q) { putRaw(q.coeffs().data(), 4); }
   void put(const Mat3& m) { putRaw(m.data(), 9); }
@@ -45,9 +42,11 @@ class StateWriter {
   std::vector<std::uint8_t> take() { return std::move(bytes_); }
 
  private:
-  void putRaw(const double* values, size_t n) {
-    const auto* p = reinterpret_cast<const std::uint8_t*>(values);
-    bytes_.insert(bytes_.end(), p, p + n * sizeof(double));
+  void putRaw(const double* values, size_t n) { append(values, n * sizeof(double)); }
+  void append(const void* data, size_t n) {
+    const size_t at = bytes_.size();
+    bytes_.resize(at + n);
+    if (n) std::memcpy(bytes_.data() + at, data, n);
   }
   std::vector<std::uint8_t> bytes_;
 };
