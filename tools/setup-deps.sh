@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build ccache pkg-config git clang-format
+  # fuzz targets: clang with the libFuzzer runtime
+  clang libclang-rt-dev
   # engine
   libeigen3-dev libtinyxml2-dev libbullet-dev libsqlite3-dev libzstd-dev
   # render + app

@@ -90,6 +90,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"<scene><body name='b'", "bad.xml:1: malformed XML"},
         BadScene{"<world/>", "bad.xml:1: the root element must be <scene>"},
         BadScene{"<scene>\n</scene>", "bad.xml:1: empty scene: no <body>"},
+        BadScene{"<scene>\n<include file='/dev/zero'/>\n</scene>",
+                 "bad.xml:2: cannot include '/dev/zero': not a regular file"},
         BadScene{"<scene>\n<frobnicate/>\n</scene>", "bad.xml:2: unknown element <frobnicate>"},
         BadScene{"<scene>\n<body name='b' mass='1' colour='red'/>\n</scene>",
                  "bad.xml:2: unknown attribute 'colour' on <body>"},
@@ -242,7 +244,8 @@ TEST(SceneLoader, IncludeCyclesAndMissingFilesAreNamed) {
     loadScene(missing);
     FAIL();
   } catch (const SceneError& e) {
-    EXPECT_NE(std::string(e.what()).find("missing.xml:3: cannot open included file 'nope.xml'"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "missing.xml:3: cannot include 'nope.xml': cannot open the file"),
               std::string::npos)
         << e.what();
   }

@@ -92,7 +92,6 @@ double DcMotor::electricalImpulse(double dt, double rotorSpeed, double effective
 }
 
 void DcMotor::saveState(StateWriter& out) const {
-  out.put(ratio_);
   out.put(voltage_);
   out.put(brakeCommand_);
   out.put(angle_);
@@ -102,7 +101,6 @@ void DcMotor::saveState(StateWriter& out) const {
 }
 
 void DcMotor::loadState(StateReader& in) {
-  in.get(ratio_);
   in.get(voltage_);
   in.get(brakeCommand_);
   in.get(angle_);

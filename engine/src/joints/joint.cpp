@@ -225,6 +225,7 @@ double Joint::axisMisalignment(std::span<const RigidBody> bodies) const {
 }
 
 void Joint::saveState(StateWriter& out) const {
+  // Row offsets are not state: every step rebuilds them from the joint's configuration.
   out.put(std::span<const double>(impulseCache_));
   out.put(position_);
   out.put(rate_);
@@ -233,10 +234,6 @@ void Joint::saveState(StateWriter& out) const {
   out.put(generalizedForce_);
   out.put(limitForce_);
   out.put(driveForce_);
-  out.put(firstRow_);
-  out.put(rowCount_);
-  out.put(limitRowOffset_);
-  out.put(positionFirstRow_);
 }
 
 void Joint::loadState(StateReader& in) {
@@ -248,10 +245,6 @@ void Joint::loadState(StateReader& in) {
   in.get(generalizedForce_);
   in.get(limitForce_);
   in.get(driveForce_);
-  in.get(firstRow_);
-  in.get(rowCount_);
-  in.get(limitRowOffset_);
-  in.get(positionFirstRow_);
 }
 
 }  // namespace impetus

@@ -3,16 +3,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "impetus/scene/scene_loader.h"
+#include "read_text_file.h"
 
 namespace impetus {
 
 InputScript InputScript::read(const std::string& path, const std::vector<std::string>& channels) {
-  std::ifstream in(path);
-  if (!in) throw SceneError(path, 0, "cannot open the input file");
+  std::string text, problem;
+  if (!readTextFile(path, text, problem))
+    throw SceneError(path, 0,
+                     problem == "cannot open the file" ? "cannot open the input file" : problem);
+  std::istringstream in(text);
   InputScript script;
   std::string line;
   int number = 0;

@@ -1,18 +1,13 @@
 #include "obj_mesh.h"
 
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 namespace impetus {
 
-bool readObjMesh(const std::string& path, std::vector<Vec3>& vertices, std::vector<int>& triangles,
+bool readObjMesh(const std::string& text, std::vector<Vec3>& vertices, std::vector<int>& triangles,
                  std::string& problem) {
-  std::ifstream in(path);
-  if (!in) {
-    problem = "cannot open the file";
-    return false;
-  }
+  std::istringstream in(text);
   std::string line;
   int number = 0;
   while (std::getline(in, line)) {

@@ -9,7 +9,8 @@
 
 namespace impetus {
 
-bool readObjMesh(const std::string& path, std::vector<Vec3>& vertices, std::vector<int>& triangles,
+/// Parses OBJ text; false and `problem` (with the line) for bad content.
+bool readObjMesh(const std::string& text, std::vector<Vec3>& vertices, std::vector<int>& triangles,
                  std::string& problem);
 
 }  // namespace impetus

@@ -18,6 +18,7 @@
 #include "impetus/joints/spherical_joint.h"
 #include "impetus/joints/universal_joint.h"
 #include "obj_mesh.h"
+#include "read_text_file.h"
 
 namespace impetus {
 namespace {
@@ -280,13 +281,11 @@ class Loader {
       s.type = ShapeType::Mesh;
       const std::string file = required(e, "file");
       const std::string path = file.empty() || file[0] == '/' ? file : dir_ + "/" + file;
-      std::string problem;
-      if (!readObjMesh(path, s.vertices, s.triangles, problem))
+      std::string content, problem;
+      if (!readTextFile(path, content, problem) ||
+          !readObjMesh(content, s.vertices, s.triangles, problem))
         fail(e, "mesh '" + file + "': " + problem);
-      std::ifstream mesh(path, std::ios::binary);
-      std::ostringstream content;
-      content << mesh.rdbuf();
-      out_.sources.push_back({path, content.str()});
+      out_.sources.push_back({path, std::move(content)});
     } else {
       fail(e, "unknown geom type '" + type + "' (box, sphere, capsule, cylinder, plane, mesh)");
     }
@@ -345,8 +344,9 @@ class Loader {
     }
     const BodyId id = guarded(e, [&] { return out_.world->addBody(d); });
     for (auto& [g, s] : geoms) {
+      const ShapeDesc& shape = s;  // (clang 14 cannot capture a structured binding)
       guarded(g, [&] {
-        out_.world->addShape(id, s);
+        out_.world->addShape(id, shape);
         return 0;
       });
       out_.geoms.emplace_back(id, s);
@@ -521,16 +521,15 @@ class Loader {
         cycle += std::filesystem::path(*it).filename().string() + " -> ";
       fail(e, "include cycle: " + cycle + path.filename().string());
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(e, "cannot open included file '" + file + "'");
-    std::ostringstream source;
-    source << in.rdbuf();
+    std::string source, problem;
+    if (!readTextFile(path.string(), source, problem))
+      fail(e, "cannot include '" + file + "': " + problem);
     const Vec3 position = basePosition_ + baseOrientation_ * vec3(e, "pos", Vec3::Zero());
     const Quat orientation = (baseOrientation_ * quat(e, "quat")).normalized();
     stack.push_back(canonical);
-    out_.sources.push_back({path.string(), source.str()});
+    out_.sources.push_back({path.string(), source});
     Loader(out_, state_, path.string(), path.parent_path().string(), position, orientation)
-        .load(source.str(), true);
+        .load(source, true);
     stack.pop_back();
   }
 
@@ -607,14 +606,12 @@ LoadedScene loadSceneText(const std::string& text, const std::string& name,
 }
 
 LoadedScene loadScene(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SceneError(path, 0, "cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text, problem;
+  if (!readTextFile(path, text, problem)) throw SceneError(path, 0, problem);
   const size_t slash = path.find_last_of('/');
   LoadedScene scene =
-      loadSceneText(text.str(), path, slash == std::string::npos ? "." : path.substr(0, slash));
-  scene.sources.insert(scene.sources.begin(), {path, text.str()});
+      loadSceneText(text, path, slash == std::string::npos ? "." : path.substr(0, slash));
+  scene.sources.insert(scene.sources.begin(), {path, std::move(text)});
   return scene;
 }
 

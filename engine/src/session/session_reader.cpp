@@ -64,7 +64,10 @@ const StepRecord& SessionReader::stepRecord(std::int64_t step) {
   const double* row = stepChunk_.data() + size_t(step - stepChunkFirst_) * width;
   record_.channels.assign(row, row + channels);
   record_.voltages.assign(row + channels, row + channels + motors);
-  record_.iterations = int(row[channels + motors]);
+  const double iterations = row[channels + motors];
+  if (!(iterations >= 0.0 && iterations <= 1e6))
+    throw SessionError(path_ + ": step " + std::to_string(step) + ": damaged record");
+  record_.iterations = int(iterations);
   record_.stateHash = std::bit_cast<std::uint64_t>(row[channels + motors + 1]);
   return record_;
 }
@@ -92,6 +95,8 @@ std::optional<std::pair<std::int64_t, std::vector<BodyPose>>> SessionReader::pos
     const double* best = nullptr;  // rows ascend
     for (size_t r = 0; r < poseChunk_.size() / width; ++r) {
       const double* row = poseChunk_.data() + r * width;
+      if (!(row[0] >= 0.0 && row[0] <= 1e15))
+        throw SessionError(path_ + ": pose chunk at " + std::to_string(first) + ": damaged");
       if (row[0] <= double(step)) best = row;
     }
     if (!best) {

@@ -101,8 +101,11 @@ SessionInfo readInfo(SqliteDb& db) {
     const size_t eq = line.find('=');
     if (eq == std::string::npos)
       throw SessionError(db.path() + ": damaged session: voltage override '" + line + "'");
-    info.voltageOverrides.emplace_back(line.substr(0, eq),
-                                       std::strtod(line.c_str() + eq + 1, nullptr));
+    char* end = nullptr;
+    const double u = std::strtod(line.c_str() + eq + 1, &end);
+    if (*end != '\0' || !(u >= -1.0 && u <= 1.0))
+      throw SessionError(db.path() + ": damaged session: voltage override '" + line + "'");
+    info.voltageOverrides.emplace_back(line.substr(0, eq), u);
   }
   info.firstStep = std::int64_t(number("first_step"));
   info.steps = std::int64_t(number("steps"));

@@ -1,5 +1,7 @@
 #include "impetus/session/simulation.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "impetus/session/state_stream.h"
@@ -14,7 +16,8 @@ Simulation::Simulation(LoadedScene scene)
 void Simulation::overrideVoltage(const std::string& motor, double u) {
   DcMotor* m = world().findMotor(motor);
   if (!m) throw std::invalid_argument("no motor named '" + motor + "'");
-  overrides_.emplace_back(motor, u);
+  if (!std::isfinite(u)) throw std::invalid_argument("voltage of '" + motor + "' is not finite");
+  overrides_.emplace_back(motor, std::clamp(u, -1.0, 1.0));
   overriddenMotors_.push_back(m);
 }
 

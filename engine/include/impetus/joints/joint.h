@@ -188,7 +188,6 @@ class Joint {
   double limitForce_ = 0.0;
   double driveForce_ = 0.0;
   int limitRowOffset_ = -1;  ///< offset of the lower limit row in this joint's rows, or -1
-  int positionFirstRow_ = 0;
 };
 
 }  // namespace impetus

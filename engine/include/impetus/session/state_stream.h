@@ -104,7 +104,10 @@ class StateReader {
     offset_ += n;
     return p;
   }
-  void getRaw(double* values, size_t n) { std::memcpy(values, take(n * sizeof(double)), n * 8); }
+  void getRaw(double* values, size_t n) {
+    const std::uint8_t* p = take(n * sizeof(double));
+    if (n) std::memcpy(values, p, n * sizeof(double));  // (an empty vector has no data())
+  }
   std::span<const std::uint8_t> bytes_;
   size_t offset_ = 0;
 };
