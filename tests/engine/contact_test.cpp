@@ -85,8 +85,8 @@ TEST_P(ContactOnFloor, BoxAtRestSettlesWithoutJitterOrCreep) {
 }
 
 TEST(Contact, BallReboundsToESquaredTimesTheDropHeight) {
-  // On the plane only: Bullet's convex-mesh algorithm finds points only within the mesh margin, so
-  // a mesh floor has no speculative contact and a fast ball meets it a step late (issue 6 note).
+  // On the plane. (A triangle-mesh floor now has speculative contacts too, but its e = 0.8 bounce
+  // reaches 0.667 m instead of 0.64 m: 4 %, open in issue 6; the dead ball below uses the mesh.)
   const bool mesh = false;
   for (const double e : {0.8, 0.5}) {
     World world;
@@ -103,11 +103,11 @@ TEST(Contact, BallReboundsToESquaredTimesTheDropHeight) {
       if (rising) apex = std::max(apex, world.body(ball).position.z() - r);
       if (rising && vz < 0) break;
     }
-    EXPECT_NEAR(apex, e * e * h, 0.03 * e * e * h) << "e = " << e;
+    EXPECT_NEAR(apex, e * e * h, 0.03 * e * e * h) << "e = " << e << (mesh ? ", mesh" : "");
   }
   World still;
   const int dead = material(still, 0.5, 0.0);
-  addFloor(still, mesh, dead);
+  addFloor(still, true, dead);
   const BodyId ball = addBall(still, Vec3(0, 0, 1.1), 0.1, dead);
   double highest = 0.0;
   for (int i = 0; i < 100; ++i) {
