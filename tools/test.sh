@@ -31,7 +31,8 @@ seconds=${FUZZ_SECONDS:-60}
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
 mkdir -p "$corpus/scene" "$corpus/session"
-cp scenes/*.xml scenes/robots/*.xml "$corpus/scene/"
+cp scenes/*.xml "$corpus/scene/"
+for f in scenes/robots/*.xml; do cp "$f" "$corpus/scene/robot-$(basename "$f")"; done
 build/release/tools/impetus-sim run scenes/mf4-door.xml --duration 0.3 --deterministic \
   --record "$corpus/session/door.session" > /dev/null
 root=$(pwd)
