@@ -6,8 +6,7 @@
 namespace impetus::app {
 
 void SceneRunner::setScene(LoadedScene scene) {
-  scene_ = std::move(scene);
-  channels_.assign(scene_.console.channels().size(), 0.0);
+  sim_ = std::make_unique<Simulation>(std::move(scene));
   failure_.clear();
   framesAdvanced_ = 0;
   stepCredit_ = 0.0;
@@ -19,8 +18,7 @@ void SceneRunner::setSpeed(double factor) {
 }
 
 bool SceneRunner::stepOnce() {
-  if (scene_.scheme) scene_.scheme->step(channels_, scene_.step);
-  const StepStatus status = scene_.world->step(scene_.step);
+  const StepStatus status = sim_->step();
   ++lastFrameSteps_;
   if (!status.ok) failure_ = status.message;
   return status.ok;
@@ -37,7 +35,7 @@ bool SceneRunner::advanceFrame() {
   if (!hasScene() || !failure_.empty()) return failure_.empty();
   if (paused) return true;
   ++framesAdvanced_;
-  stepCredit_ += speed_ * scene_.frame / scene_.step;
+  stepCredit_ += speed_ * scene().frame / scene().step;
   const int steps = static_cast<int>(std::floor(stepCredit_ + 1e-9));
   stepCredit_ -= steps;
   for (int i = 0; i < steps; ++i)

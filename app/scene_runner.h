@@ -1,25 +1,28 @@
 #pragma once
-// Runs a loaded scene frame by frame: each 40 ms frame performs frame/step physics steps (10 ms),
-// evaluating the functional scheme with the console's channel values before every step. (On the
+// Runs a loaded scene frame by frame: each 40 ms frame performs frame/step physics steps (10 ms)
+// of a Simulation (which evaluates the functional scheme with the console's channel values
+// before every step). (On the
 // GUI thread for now; the simulation thread of the operator-app issue will take this over.)
 
 #include <span>
 #include <string>
 #include <vector>
 
-#include "impetus/scene/scene_loader.h"
+#include <memory>
+
+#include "impetus/session/simulation.h"
 
 namespace impetus::app {
 
 class SceneRunner {
  public:
   void setScene(LoadedScene scene);
-  bool hasScene() const { return scene_.world != nullptr; }
-  LoadedScene& scene() { return scene_; }
-  const LoadedScene& scene() const { return scene_; }
+  bool hasScene() const { return sim_ != nullptr; }
+  LoadedScene& scene() { return sim_->scene(); }
+  const LoadedScene& scene() const { return sim_->scene(); }
 
   /// Channel values in scene().console.channels() order (joysticks, toggles, ...).
-  std::vector<double>& channels() { return channels_; }
+  std::span<double> channels() { return sim_->channels(); }
   /// One frame of physics (frame/step steps times `speed`); false (and failure() says why) once
   /// the simulation has stopped.
   bool advanceFrame();
@@ -36,8 +39,7 @@ class SceneRunner {
   bool paused = false;
 
  private:
-  LoadedScene scene_;
-  std::vector<double> channels_;
+  std::unique_ptr<Simulation> sim_;
   std::string failure_;
   int lastFrameSteps_ = 0;
   long long framesAdvanced_ = 0;

@@ -251,42 +251,31 @@ TEST(Session, DamagedFilesGiveClearErrors) {
     fs::resize_file(p, fs::file_size(p) / 2);
     expectRejected(p, p.string());  // SQLite's "malformed" or a missing chunk, with the file name
   }
-  {
-    const fs::path p = variant("version");
-    execute(p, "UPDATE meta SET value = '99' WHERE key = 'version'");
-    expectRejected(p, "session format version 99, this build reads version 1");
-  }
-  {
-    const fs::path p = variant("foreign");
-    execute(p, "UPDATE meta SET value = 'something-else' WHERE key = 'format'");
-    expectRejected(p, "not an Impetus session file");
-  }
-  {
-    const fs::path p = variant("no-scene");
-    execute(p, "DELETE FROM files");
-    expectRejected(p, "the recorded scene is missing from the session");
-  }
-  {
-    const fs::path p = variant("changed-scene");
-    execute(p, "UPDATE meta SET value = '0123456789abcdef' WHERE key = 'scene_hash'");
-    expectRejected(p, "does not match its recorded hash");
-  }
-  {
-    const fs::path p = variant("bad-chunk");
-    execute(p, "UPDATE chunks SET data = zeroblob(64) WHERE kind = 1 AND first_step = 100");
-    expectRejected(p, "step chunk at 100: damaged");
-  }
-  {
-    const fs::path p = variant("flipped-keyframe");
-    execute(p,
-            "UPDATE chunks SET data = substr(data, 1, 40) || x'00' || substr(data, 42) "
-            "WHERE kind = 3 AND first_step = 0");
-    expectRejected(p, "keyframe at step 0");
-  }
-  {
-    const fs::path p = variant("no-keyframes");
-    execute(p, "DELETE FROM chunks WHERE kind = 3");
-    expectRejected(p, "no keyframe at or before step 0");
+  // Damage done with SQL, and the message each must give.
+  const struct {
+    const char* name;
+    const char* sql;
+    const char* expected;
+  } damaged[] = {
+      {"version", "UPDATE meta SET value = '99' WHERE key = 'version'",
+       "session format version 99, this build reads version 1"},
+      {"foreign", "UPDATE meta SET value = 'something-else' WHERE key = 'format'",
+       "not an Impetus session file"},
+      {"no-scene", "DELETE FROM files", "the recorded scene is missing from the session"},
+      {"changed-scene", "UPDATE meta SET value = '0123456789abcdef' WHERE key = 'scene_hash'",
+       "does not match its recorded hash"},
+      {"bad-chunk", "UPDATE chunks SET data = zeroblob(64) WHERE kind = 1 AND first_step = 100",
+       "step chunk at 100: damaged"},
+      {"flipped-keyframe",
+       "UPDATE chunks SET data = substr(data, 1, 40) || x'00' || substr(data, 42) "
+       "WHERE kind = 3 AND first_step = 0",
+       "keyframe at step 0"},
+      {"no-keyframes", "DELETE FROM chunks WHERE kind = 3", "no keyframe at or before step 0"},
+  };
+  for (const auto& d : damaged) {
+    const fs::path p = variant(d.name);
+    execute(p, d.sql);
+    expectRejected(p, d.expected);
   }
   {
     // Replaying against a scene on disk that changed since the recording.

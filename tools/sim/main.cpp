@@ -70,16 +70,14 @@ int bench(const std::string& path, const std::vector<std::string>& args) {
       throw BadInput("unknown option '" + args[i] + "'");
   }
   if (steps < 1) throw BadInput("--steps must be >= 1");
-  LoadedScene s = loadScene(path);
-  World& world = *s.world;
-  const std::vector<double> channels(s.console.channels().size(), 0.0);
+  Simulation sim(loadScene(path));
+  const World& world = sim.world();
   double physicsSeconds = 0.0, worstGap = 0.0;
   long iterations = 0;
   int iterationsMax = 0;
   const auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < steps; ++i) {
-    if (s.scheme) s.scheme->step(channels, s.step);
-    const StepStatus status = world.step(s.step);
+    const StepStatus status = sim.step();
     if (!status.ok) {
       std::fprintf(stderr, "%s: %s\n", path.c_str(), status.message.c_str());
       return 2;
@@ -95,8 +93,9 @@ int bench(const std::string& path, const std::vector<std::string>& args) {
       "scene: %s\nsteps: %ld\nsteps_per_second: %.1f\nms_per_step: %.4f\n"
       "physics_ms_per_step: %.4f\niterations_mean: %.2f\niterations_max: %d\n"
       "max_joint_error_m: %.6g\nsim_time_s: %.3f\n",
-      s.name.c_str(), steps, steps / wall, 1000.0 * wall / steps, 1000.0 * physicsSeconds / steps,
-      double(iterations) / steps, iterationsMax, worstGap, world.time());
+      sim.scene().name.c_str(), steps, steps / wall, 1000.0 * wall / steps,
+      1000.0 * physicsSeconds / steps, double(iterations) / steps, iterationsMax, worstGap,
+      world.time());
   return 0;
 }
 

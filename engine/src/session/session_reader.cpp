@@ -126,6 +126,13 @@ std::pair<std::int64_t, std::vector<std::uint8_t>> SessionReader::keyframeAtOrBe
   return {at, session::unpackBytes(s.blob(1), path_ + ": keyframe at step " + std::to_string(at))};
 }
 
+std::optional<std::vector<std::uint8_t>> SessionReader::keyframeAt(std::int64_t step) {
+  SqliteStatement s(*db_, "SELECT data FROM chunks WHERE kind = 3 AND first_step = ?");
+  s.bind(1, step);
+  if (!s.step()) return std::nullopt;
+  return session::unpackBytes(s.blob(0), path_ + ": keyframe at step " + std::to_string(step));
+}
+
 LoadedScene SessionReader::loadEmbeddedScene() {
   std::vector<session::EmbeddedFile> files;
   std::string entry;

@@ -37,6 +37,7 @@ SessionRecorder::SessionRecorder(const std::string& path, const Simulation& sim,
   const session::EmbeddedScene files = session::embedScene(scene);  // before touching the file
   stepsPerKeyframe_ = std::max(1, int(std::lround(options_.keyframeInterval / scene.step)));
   stepsPerFrame_ = std::max(1, int(std::lround(scene.frame / scene.step)));
+  poseRowWidth_ = 1 + 7 * sim.world().bodies().size();
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
     std::error_code ignored;
     std::filesystem::remove(path + suffix, ignored);
@@ -83,15 +84,7 @@ SessionRecorder::~SessionRecorder() {
   try {
     // An exception unwinding the recording loop: keep what was recorded (no keyframe: the
     // state may be what went wrong).
-    if (pendingSteps_ > 0) {
-      db_->execute("BEGIN");
-      SqliteStatement chunk(*db_, session::kInsertChunk);
-      chunk.bind(1, std::int64_t(session::ChunkKind::Steps)).bind(2, firstPendingStep_);
-      chunk.bind(3, std::int64_t(pendingSteps_));
-      chunk.bind(4, session::packDoubles(stepRows_, options_.compressionLevel));
-      chunk.step();
-      db_->execute("COMMIT");
-    }
+    commit(nullptr);
     session::writeMeta(*db_, "end_reason", "aborted");
   } catch (...) {
     // Nothing more can be saved; what was committed stays readable.
@@ -113,35 +106,30 @@ void SessionRecorder::afterStep(const Simulation& sim) {
                                          b.orientation.z()});
     }
   }
-  if (pendingSteps_ >= stepsPerKeyframe_) commit(sim, true);
+  if (pendingSteps_ >= stepsPerKeyframe_) commit(&sim);
 }
 
 void SessionRecorder::finish(const Simulation& sim, const std::string& endReason) {
   if (finished_) return;
-  if (pendingSteps_ > 0) commit(sim, endReason == "complete");
+  commit(endReason == "complete" ? &sim : nullptr);
   session::writeMeta(*db_, "end_reason", endReason);
   // One self-contained file from here on (no -wal beside it).
   db_->execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;");
   finished_ = true;
 }
 
-void SessionRecorder::commit(const Simulation& sim, bool keyframe) {
+void SessionRecorder::commit(const Simulation* keyframeOf) {
+  if (pendingSteps_ == 0 && !keyframeOf) return;
   db_->execute("BEGIN");
-  SqliteStatement chunk(*db_, session::kInsertChunk);
-  chunk.bind(1, std::int64_t(session::ChunkKind::Steps)).bind(2, firstPendingStep_);
-  chunk.bind(3, std::int64_t(pendingSteps_));
-  chunk.bind(4, session::packDoubles(stepRows_, options_.compressionLevel));
-  chunk.step();
-  if (!poseRows_.empty()) {
-    chunk.reset();
-    const std::int64_t rows =
-        std::int64_t(poseRows_.size() / (1 + 7 * sim.world().bodies().size()));
-    chunk.bind(1, std::int64_t(session::ChunkKind::Poses)).bind(2, firstPendingStep_);
-    chunk.bind(3, rows);
-    chunk.bind(4, session::packDoubles(poseRows_, options_.compressionLevel));
-    chunk.step();
+  if (pendingSteps_ > 0) {
+    insertChunk(session::ChunkKind::Steps, firstPendingStep_, pendingSteps_,
+                session::packDoubles(stepRows_, options_.compressionLevel));
+    if (!poseRows_.empty())
+      insertChunk(session::ChunkKind::Poses, firstPendingStep_,
+                  std::int64_t(poseRows_.size() / poseRowWidth_),
+                  session::packDoubles(poseRows_, options_.compressionLevel));
   }
-  if (keyframe) writeKeyframe(sim);
+  if (keyframeOf) writeKeyframe(*keyframeOf);
   committedSteps_ += pendingSteps_;
   session::writeMeta(*db_, "steps", std::to_string(committedSteps_));
   db_->execute("COMMIT");
@@ -152,10 +140,14 @@ void SessionRecorder::commit(const Simulation& sim, bool keyframe) {
 }
 
 void SessionRecorder::writeKeyframe(const Simulation& sim) {
+  insertChunk(session::ChunkKind::Keyframe, sim.stepIndex(), 0,
+              session::packBytes(sim.saveState(), options_.compressionLevel));
+}
+
+void SessionRecorder::insertChunk(session::ChunkKind kind, std::int64_t firstStep,
+                                  std::int64_t count, const std::vector<std::uint8_t>& data) {
   SqliteStatement chunk(*db_, session::kInsertChunk);
-  chunk.bind(1, std::int64_t(session::ChunkKind::Keyframe)).bind(2, sim.stepIndex());
-  chunk.bind(3, std::int64_t(0));
-  chunk.bind(4, session::packBytes(sim.saveState(), options_.compressionLevel));
+  chunk.bind(1, std::int64_t(kind)).bind(2, firstStep).bind(3, count).bind(4, data);
   chunk.step();
 }
 

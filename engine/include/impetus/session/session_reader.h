@@ -53,6 +53,8 @@ class SessionReader {
   std::optional<std::pair<std::int64_t, std::vector<BodyPose>>> posesAt(std::int64_t step);
   /// The latest keyframe at or before `step`: its step index and the Simulation state.
   std::pair<std::int64_t, std::vector<std::uint8_t>> keyframeAtOrBefore(std::int64_t step);
+  /// The keyframe after exactly `step` steps, if one was recorded there.
+  std::optional<std::vector<std::uint8_t>> keyframeAt(std::int64_t step);
 
   /// Loads the embedded scene (extracted to a temporary folder); throws SessionError if it is
   /// missing or does not match its recorded hash.

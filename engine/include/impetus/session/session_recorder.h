@@ -16,7 +16,8 @@ namespace impetus {
 
 namespace session {
 class SqliteDb;
-}
+enum class ChunkKind : std::int64_t;
+}  // namespace session
 
 struct RecordingOptions {
   std::string operatorName;
@@ -43,16 +44,20 @@ class SessionRecorder {
   void finish(const Simulation& sim, const std::string& endReason = "complete");
 
   const std::string& path() const { return path_; }
-  std::int64_t stepsRecorded() const { return committedSteps_ + pendingSteps_; }
 
  private:
-  void commit(const Simulation& sim, bool keyframe);
+  /// Writes the pending steps and poses, and a keyframe of `keyframeOf` unless null, in one
+  /// transaction.
+  void commit(const Simulation* keyframeOf);
   void writeKeyframe(const Simulation& sim);
+  void insertChunk(session::ChunkKind kind, std::int64_t firstStep, std::int64_t count,
+                   const std::vector<std::uint8_t>& data);
   std::string path_;
   RecordingOptions options_;
   std::unique_ptr<session::SqliteDb> db_;
   int stepsPerKeyframe_ = 100;
   int stepsPerFrame_ = 4;
+  size_t poseRowWidth_ = 1;  ///< step index + 7 per body
   std::int64_t firstPendingStep_ = 0;
   std::int64_t committedSteps_ = 0;
   int pendingSteps_ = 0;
