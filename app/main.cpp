@@ -7,6 +7,7 @@
 int main(int argc, char** argv) {
   impetus::app::ViewportWidget::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
+  QApplication::setOrganizationName("Impetus");
   QApplication::setApplicationName("Impetus");
   impetus::app::MainWindow window;
   window.resize(1280, 800);

@@ -2,40 +2,103 @@
 
 #include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 
+#include "console_panel.h"
+#include "impetus/probes/probe.h"
+#include "plot_panel.h"
 #include "viewport_widget.h"
 
 namespace impetus::app {
+namespace {
+
+osg::Matrixd poseMatrix(const Vec3& p, const Quat& q) {
+  return osg::Matrixd::rotate(osg::Quat(q.x(), q.y(), q.z(), q.w())) *
+         osg::Matrixd::translate(p.x(), p.y(), p.z());
+}
+
+/// A frame is late when it starts this long after its 40 ms slot (the timer's jitter is ~1 ms).
+constexpr double kLateFrameSeconds = 0.050;
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle("Impetus");
   viewport_ = new ViewportWidget(this);
   viewport_->setObjectName("viewport");
   setCentralWidget(viewport_);
+  overlay_.attach(viewport_->sceneView().overlayRoot());
+  buildDocks();
   buildMenus();
 
-  statusFrames_ = new QLabel(this);
-  statusBar()->addPermanentWidget(statusFrames_);
+  statusTime_ = new QLabel(this);
+  statusPhysics_ = new QLabel(this);
+  statusFrame_ = new QLabel(this);
+  statusGamepad_ = new QLabel(this);
+  for (QLabel* l : {statusTime_, statusPhysics_, statusFrame_, statusGamepad_})
+    statusBar()->addPermanentWidget(l);
+  statusGamepad_->setText(gamepad_.available() ? "no joystick" : "joysticks unavailable");
   statusBar()->showMessage("Ready");
 
   viewport_->installEventFilter(this);
+  console_->installEventFilter(this);
   frameTimer_.setTimerType(Qt::PreciseTimer);
   connect(&frameTimer_, &QTimer::timeout, this, &MainWindow::onFrame);
   frameTimer_.start(kFrameMilliseconds);
+  frameClock_.start();
+  rtfClock_.start();
+}
+
+MainWindow::~MainWindow() {
+  frameTimer_.stop();
+  sim_.stop();  // finishes a running recording
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  sim_.stop();
+  event->accept();
+}
+
+void MainWindow::buildDocks() {
+  console_ = new ConsolePanel;
+  console_->setObjectName("console");
+  auto* consoleDock = new QDockWidget("Console", this);
+  consoleDock->setObjectName("consoleDock");
+  consoleDock->setWidget(console_);
+  addDockWidget(Qt::RightDockWidgetArea, consoleDock);
+  connect(console_, &ConsolePanel::inputChanged, this,
+          [this] { sim_.setInput(console_->channelValues()); });
+
+  plots_ = new PlotPanel;
+  plots_->setObjectName("plots");
+  auto* plotDock = new QDockWidget("Plots", this);
+  plotDock->setObjectName("plotDock");
+  plotDock->setWidget(plots_);
+  addDockWidget(Qt::BottomDockWidgetArea, plotDock);
+  plotDock->hide();  // View > Plots
+  connect(plots_, &PlotPanel::addRequested, this, [this](const QString& p) { plotProbe(p); });
+  connect(plots_, &PlotPanel::cleared, this, [this] { sim_.setPlotProbes({}); });
 }
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu("&File");
   QAction* open = file->addAction("&Open scene…", this, &MainWindow::openSceneDialog);
   open->setShortcut(QKeySequence::Open);
+  recentMenu_ = file->addMenu("Open &recent");
+  rebuildRecentMenu();
   file->addSeparator();
-  QAction* quit = file->addAction("&Quit", qApp, &QApplication::quit);
+  QAction* quit = file->addAction("&Quit", this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
 
   QMenu* sim = menuBar()->addMenu("&Simulation");
@@ -47,27 +110,104 @@ void MainWindow::buildMenus() {
   QAction* reset = sim->addAction("&Reset", this, &MainWindow::resetScene);
   reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   QMenu* speed = sim->addMenu("Spee&d");
-  auto* speeds = new QActionGroup(this);
+  speedGroup_ = new QActionGroup(this);
   for (const double f : {0.25, 0.5, 1.0, 2.0, 4.0}) {
     QAction* a = speed->addAction(QString("x%1").arg(f), this, [this, f] { setSpeed(f); });
     a->setCheckable(true);
     a->setChecked(f == 1.0);
-    speeds->addAction(a);
+    a->setData(f);
+    speedGroup_->addAction(a);
   }
+
+  QMenu* view = menuBar()->addMenu("&View");
+  cameraMenu_ = view->addMenu("&Camera");
+  pipMenu_ = view->addMenu("&Picture in picture");
+  rebuildCameraMenus();
+  QMenu* overlays = view->addMenu("&Overlays");
+  const std::pair<const char*, unsigned> layers[] = {
+      {"Contact &points and normals", render::DebugOverlay::kContactPoints},
+      {"Contact &forces", render::DebugOverlay::kContactForces},
+      {"&Joint axes", render::DebugOverlay::kJointAxes},
+      {"Centres of &mass", render::DebugOverlay::kCentresOfMass}};
+  for (const auto& [text, layer] : layers) {
+    QAction* a = overlays->addAction(text);
+    a->setCheckable(true);
+    connect(a, &QAction::toggled, this, [this, layer = layer](bool on) {
+      setOverlayLayers(on ? overlay_.layers() | layer : overlay_.layers() & ~layer);
+    });
+  }
+  QAction* shapes = overlays->addAction("Collision &shapes (wire frame)");
+  shapes->setCheckable(true);
+  connect(shapes, &QAction::toggled, this, &MainWindow::setCollisionShapes);
+  view->addSeparator();
+  for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+  view->addSeparator();
+  QAction* shot = view->addAction("Save &screenshot…", this, &MainWindow::screenshotDialog);
+  shot->setShortcut(QKeySequence(Qt::Key_F12));
 
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About Impetus", this, &MainWindow::showAbout);
 }
 
+void MainWindow::rebuildCameraMenus() {
+  cameraMenu_->clear();
+  pipMenu_->clear();
+  auto* modes = new QActionGroup(cameraMenu_);
+  auto addMode = [&](const QString& text, const QString& mode) {
+    QAction* a = cameraMenu_->addAction(text, this, [this, mode] { setCamera(mode); });
+    a->setCheckable(true);
+    a->setChecked(mode == cameraMode_);
+    modes->addAction(a);
+  };
+  addMode("&Orbit around the robot", "orbit");
+  addMode("&Free fly", "fly");
+  auto* pips = new QActionGroup(pipMenu_);
+  QAction* off = pipMenu_->addAction("Off", this, [this] { setPictureInPicture(""); });
+  off->setCheckable(true);
+  off->setChecked(pipCamera_.isEmpty());
+  pips->addAction(off);
+  if (!cameras_.empty()) cameraMenu_->addSeparator();
+  for (const CameraDesc& c : cameras_) {
+    const QString name = QString::fromStdString(c.name);
+    addMode(QString("Onboard: %1").arg(name), name);
+    QAction* a = pipMenu_->addAction(name, this, [this, name] { setPictureInPicture(name); });
+    a->setCheckable(true);
+    a->setChecked(name == pipCamera_);
+    pips->addAction(a);
+  }
+}
+
+QStringList MainWindow::recentScenes() {
+  return QSettings().value("recentScenes").toStringList();
+}
+
+void MainWindow::rememberScene(const QString& path) {
+  QStringList recent = recentScenes();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(absolute);
+  recent.prepend(absolute);
+  while (recent.size() > kMaxRecentScenes) recent.removeLast();
+  QSettings().setValue("recentScenes", recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList recent = recentScenes();
+  for (const QString& path : recent)
+    recentMenu_->addAction(QFileInfo(path).fileName() + "  —  " + path, this,
+                           [this, path] { openScene(path); });
+  recentMenu_->setEnabled(!recent.isEmpty());
+}
+
 QString MainWindow::defaultScenePath() {
-  return QStringLiteral(IMPETUS_SCENES_DIR "/tracked-vehicle.xml");
+  return QStringLiteral(IMPETUS_SCENES_DIR "/mf4.xml");
 }
 
 bool MainWindow::openScene(const QString& path) {
+  LoadedScene scene;
   try {
-    LoadedScene scene = loadScene(path.toStdString());
-    runner_.setScene(std::move(scene));
-    scenePath_ = path;
+    scene = loadScene(path.toStdString());
   } catch (const SceneError& e) {
     auto* box = new QMessageBox(QMessageBox::Critical, "Cannot open scene",
                                 QString::fromStdString(e.what()), QMessageBox::Ok, this);
@@ -76,96 +216,233 @@ bool MainWindow::openScene(const QString& path) {
     box->open();  // window-modal, does not block the frame timer: the old scene keeps running
     return false;
   }
-  LoadedScene& s = runner_.scene();
-  presenter_.build(viewport_->sceneView().sceneRoot(), s.world->bodies(), s.geoms);
-  // Look at the first dynamic body from behind and above.
-  Vec3 centre = Vec3::Zero();
-  for (const RigidBody& b : s.world->bodies())
-    if (b.isDynamic()) {
-      centre = b.position;
-      break;
-    }
-  viewport_->sceneView().setOrbit({centre.x(), centre.y(), centre.z()}, 5.0, -2.4, 0.5);
-  setWindowTitle(QString("Impetus - %1").arg(QString::fromStdString(s.name)));
+  const bool paused = snapshot_.paused && !scenePath_.isEmpty() &&
+                      QFileInfo(path) == QFileInfo(scenePath_);  // a reset keeps the pause
+  sim_.stop();
+  scenePath_ = path;
+  sceneName_ = scene.name;
+  cameras_ = scene.cameras;
+  bodyNames_.clear();
+  followBody_ = -1;
+  for (const RigidBody& b : scene.world->bodies()) {
+    if (followBody_ < 0 && b.isDynamic()) followBody_ = int(bodyNames_.size());
+    bodyNames_.push_back(b.name);
+  }
+  presenter_.build(viewport_->sceneView().sceneRoot(), scene.world->bodies(), scene.geoms);
+  console_->build(scene.console);
+  QStringList probes;
+  for (const std::string& p : probeNames(*scene.world)) probes << QString::fromStdString(p);
+  plots_->setAvailable(probes);
+  if (!findCamera(cameraMode_) && cameraMode_ != "fly") cameraMode_ = "orbit";
+  if (!findCamera(pipCamera_)) pipCamera_.clear();
+  rebuildCameraMenus();
+  setCamera(cameraMode_);
+  setPictureInPicture(pipCamera_);
+  if (followBody_ >= 0) {
+    const Vec3 c = scene.world->body(followBody_).position;
+    viewport_->sceneView().setOrbit({c.x(), c.y(), c.z()}, 5.0, -2.4, 0.5);
+  }
+
+  const double speed = speedGroup_->checkedAction()->data().toDouble();
+  sim_.start(std::make_unique<Simulation>(std::move(scene)), paused);
+  sim_.setSpeed(speed);
+  sim_.setInput(console_->channelValues());
+  snapshot_ = sim_.snapshot();
+  rtfSimTime_ = snapshot_.time;
+  rtfClock_.restart();
+  setWindowTitle(QString("Impetus - %1").arg(QString::fromStdString(sceneName_)));
   statusBar()->showMessage(QString("Opened %1").arg(path), 3000);
+  rememberScene(path);
   return true;
 }
 
+int MainWindow::bodyIndex(const QString& name) const {
+  for (size_t i = 0; i < bodyNames_.size(); ++i)
+    if (bodyNames_[i] == name.toStdString()) return int(i);
+  return -1;
+}
+
+const CameraDesc* MainWindow::findCamera(const QString& name) const {
+  for (const CameraDesc& c : cameras_)
+    if (QString::fromStdString(c.name) == name) return &c;
+  return nullptr;
+}
+
+osg::Matrixd MainWindow::cameraToWorld(const CameraDesc& camera) const {
+  osg::Matrixd m = poseMatrix(camera.position, camera.orientation);
+  const size_t body = static_cast<size_t>(camera.body);
+  if (camera.body >= 0 && body < snapshot_.positions.size())
+    m = m * poseMatrix(snapshot_.positions[body], snapshot_.orientations[body]);
+  return m;
+}
+
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == viewport_ &&
+  if ((watched == viewport_ || watched == console_) &&
       (event->type() == QEvent::KeyPress || event->type() == QEvent::KeyRelease)) {
     auto* key = static_cast<QKeyEvent*>(event);
-    if (!key->isAutoRepeat()) {
-      if (event->type() == QEvent::KeyPress)
-        keysDown_.insert(key->key());
-      else
-        keysDown_.remove(key->key());
-      applyKeys();
-    }
+    if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier)) return false;
+    if (key->isAutoRepeat()) return console_->handleKey(key->key(), true);
+    if (console_->handleKey(key->key(), event->type() == QEvent::KeyPress)) return true;
   }
   return QMainWindow::eventFilter(watched, event);
 }
 
-void MainWindow::applyKeys() {
-  if (!runner_.hasScene()) return;
-  const std::vector<std::string> channels = runner_.scene().console.channels();
-  for (const ControlDesc& c : runner_.scene().console.controls) {
-    if (c.kind != ControlDesc::Kind::Joystick) continue;
-    const bool wasd = c.keys == "WASD";
-    const int up = wasd ? Qt::Key_W : Qt::Key_Up, down = wasd ? Qt::Key_S : Qt::Key_Down;
-    const int left = wasd ? Qt::Key_A : Qt::Key_Left, right = wasd ? Qt::Key_D : Qt::Key_Right;
-    const double x =
-        (keysDown_.contains(right) ? 1.0 : 0.0) - (keysDown_.contains(left) ? 1.0 : 0.0);
-    const double y = (keysDown_.contains(up) ? 1.0 : 0.0) - (keysDown_.contains(down) ? 1.0 : 0.0);
-    for (size_t i = 0; i < channels.size(); ++i) {
-      if (channels[i] == c.channels[0]) runner_.channels()[i] = x;
-      if (channels[i] == c.channels[1]) runner_.channels()[i] = y;
-    }
-    break;  // the keyboard drives the first joystick
+void MainWindow::onFrame() {
+  const double now = frameClock_.nsecsElapsed() * 1e-9;
+  frameClock_.restart();
+  if (frames_ > 0) {
+    lastFrameSeconds_ = now;
+    if (now > kLateFrameSeconds) ++lateFrames_;
   }
+  ++frames_;
+
+  if (gamepad_.available()) {
+    const GamepadState& pad = gamepad_.poll();
+    console_->applyGamepad(pad);
+    statusGamepad_->setText(pad.connected
+                                ? QString("joystick: %1").arg(QString::fromStdString(pad.name))
+                                : QString("no joystick"));
+  }
+  if (sim_.hasSimulation()) {
+    snapshot_ = sim_.snapshot();
+    presenter_.update(snapshot_.positions, snapshot_.orientations);
+    console_->showIndicators(snapshot_.indicators);
+    if (!plots_->plotted().isEmpty()) plots_->append(sim_.takeSamples());
+    render::SceneView& view = viewport_->sceneView();
+    if (cameraMode_ == "orbit" && followBody_ >= 0 &&
+        size_t(followBody_) < snapshot_.positions.size()) {
+      const Vec3& c = snapshot_.positions[size_t(followBody_)];
+      view.setOrbitCenter({c.x(), c.y(), c.z()});
+    }
+    if (const CameraDesc* onboard = findCamera(cameraMode_))
+      view.setOnboardView(cameraToWorld(*onboard));
+    if (const CameraDesc* pip = findCamera(pipCamera_))
+      view.setPictureInPictureView(cameraToWorld(*pip));
+    if (overlay_.layers())
+      overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions);
+  }
+  updateStatus();
+  viewport_->update();
+  emit frameDone();
 }
 
-void MainWindow::onFrame() {
-  if (runner_.hasScene()) {
-    const bool ok = runner_.advanceFrame();
-    presenter_.update(runner_.scene().world->bodies());
-    const StepStatistics& st = runner_.scene().world->statistics();
-    statusFrames_->setText(
-        ok ? QString("t = %1 s | iterations %2 | contacts %3 | physics %4 ms/step")
-                 .arg(runner_.scene().world->time(), 0, 'f', 2)
-                 .arg(st.velocityIterations)
-                 .arg(st.contacts)
-                 .arg(1000.0 * st.totalSeconds, 0, 'f', 3)
-           : QString("stopped: %1").arg(QString::fromStdString(runner_.failure())));
-  } else {
-    statusFrames_->setText(QString("frame %1").arg(viewport_->framesRendered()));
+void MainWindow::updateStatus() {
+  if (!sim_.hasSimulation()) {
+    statusTime_->setText(QString("frame %1").arg(viewport_->framesRendered()));
+    return;
   }
-  viewport_->update();
+  // Real-time factor over about one second of wall time.
+  const double wall = rtfClock_.nsecsElapsed() * 1e-9;
+  if (wall >= 1.0) {
+    realTimeFactor_ = (snapshot_.time - rtfSimTime_) / wall;
+    rtfSimTime_ = snapshot_.time;
+    rtfClock_.restart();
+  }
+  QString state = snapshot_.failure.empty()
+                      ? (snapshot_.paused ? " (paused)" : "")
+                      : QString(" STOPPED: %1").arg(QString::fromStdString(snapshot_.failure));
+  statusTime_->setText(QString("t = %1 s  x%2  RTF %3%4")
+                           .arg(snapshot_.time, 0, 'f', 2)
+                           .arg(snapshot_.speed)
+                           .arg(realTimeFactor_, 0, 'f', 2)
+                           .arg(state));
+  statusPhysics_->setText(QString("physics %1 ms/frame  iterations %2  contacts %3")
+                              .arg(1000.0 * snapshot_.physicsSecondsPerFrame, 0, 'f', 2)
+                              .arg(snapshot_.iterations)
+                              .arg(snapshot_.contactCount));
+  statusFrame_->setText(QString("frame %1 ms (render %2 ms)  late frames %3")
+                            .arg(1000.0 * lastFrameSeconds_, 0, 'f', 0)
+                            .arg(1000.0 * viewport_->lastPaintSeconds(), 0, 'f', 1)
+                            .arg(lateFrames_));
 }
 
 void MainWindow::togglePause() {
-  runner_.paused = !runner_.paused;
-  pauseAction_->setChecked(runner_.paused);
-  statusBar()->showMessage(runner_.paused ? "Paused" : "Running", 2000);
+  const bool paused = !snapshot_.paused;
+  sim_.setPaused(paused);
+  snapshot_.paused = paused;  // until the thread publishes
+  pauseAction_->setChecked(paused);
+  statusBar()->showMessage(paused ? "Paused" : "Running", 2000);
 }
 
 void MainWindow::singleStep() {
-  if (!runner_.paused) togglePause();
-  runner_.singleStep();
-  presenter_.update(runner_.scene().world->bodies());
+  if (!snapshot_.paused) togglePause();
+  sim_.requestStep();
 }
 
 void MainWindow::resetScene() {
-  if (!scenePath_.isEmpty()) {
-    const bool paused = runner_.paused;
-    openScene(scenePath_);
-    runner_.paused = paused;
-  }
+  if (!scenePath_.isEmpty()) openScene(scenePath_);
 }
 
 void MainWindow::setSpeed(double factor) {
-  runner_.setSpeed(factor);
+  sim_.setSpeed(factor);
+  for (QAction* a : speedGroup_->actions()) a->setChecked(a->data().toDouble() == factor);
   statusBar()->showMessage(QString("Speed x%1").arg(factor), 2000);
+}
+
+void MainWindow::setCamera(const QString& mode) {
+  render::SceneView& view = viewport_->sceneView();
+  cameraMode_ = mode;
+  if (mode == "fly")
+    view.setCameraMode(render::SceneView::CameraMode::Fly);
+  else if (findCamera(mode))
+    view.setCameraMode(render::SceneView::CameraMode::Onboard);
+  else {
+    cameraMode_ = "orbit";
+    view.setCameraMode(render::SceneView::CameraMode::Orbit);
+  }
+  for (QAction* a : cameraMenu_->actions())
+    if (a->isCheckable())
+      a->setChecked(a->text().endsWith(mode) ||
+                    (cameraMode_ == "orbit" && a->text().startsWith("&Orbit")) ||
+                    (cameraMode_ == "fly" && a->text() == "&Free fly"));
+}
+
+void MainWindow::setPictureInPicture(const QString& camera) {
+  pipCamera_ = findCamera(camera) ? camera : QString();
+  viewport_->sceneView().setPictureInPicture(!pipCamera_.isEmpty());
+}
+
+void MainWindow::setOverlayLayers(unsigned layers) {
+  overlay_.setLayers(layers);
+  overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions);
+}
+
+void MainWindow::setCollisionShapes(bool on) {
+  presenter_.setWireframe(on);
+}
+
+bool MainWindow::plotProbe(const QString& probe) {
+  QStringList wanted = plots_->plotted();
+  wanted << probe;
+  std::vector<std::string> names;
+  for (const QString& p : wanted) names.push_back(p.toStdString());
+  try {
+    sim_.setPlotProbes(names);
+  } catch (const std::invalid_argument& e) {
+    statusBar()->showMessage(QString::fromStdString(e.what()), 5000);
+    return false;
+  }
+  plots_->clearCurves();
+  for (const QString& p : wanted) plots_->addCurve(p);
+  if (auto* dock = findChild<QDockWidget*>("plotDock")) dock->show();
+  return true;
+}
+
+bool MainWindow::saveScreenshot(const QString& path) {
+  const QImage image = viewport_->grabFramebuffer();
+  const bool ok = !image.isNull() && image.save(path, "PNG");
+  statusBar()->showMessage(
+      ok ? QString("Saved %1").arg(path) : QString("Could not write %1").arg(path), 4000);
+  return ok;
+}
+
+void MainWindow::screenshotDialog() {
+  const QString dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+  const QString name =
+      QString("impetus-%1.png").arg(QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, "Save screenshot", dir + "/" + name, "PNG images (*.png)");
+  if (!path.isEmpty()) saveScreenshot(path);
 }
 
 void MainWindow::openSceneDialog() {

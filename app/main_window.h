@@ -1,30 +1,51 @@
 #pragma once
-// The operator program's main window: menus, status bar and the 3D viewport, redrawn every
-// 40 ms frame (25 fps, the papers' frame budget).
+// The operator program's main window: the 3D viewport, the console panel generated from the
+// scene, live plots, menus and the status bar. The simulation runs on its own thread
+// (simulation_thread.h); every 40 ms frame (25 fps, the papers' frame budget) the window sends
+// the console's input frame, takes the latest snapshot and draws it.
 
+#include <QElapsedTimer>
 #include <QMainWindow>
-#include <QSet>
 #include <QTimer>
+#include <memory>
+#include <optional>
 
+#include "gamepad_input.h"
+#include "impetus/render/debug_overlay.h"
 #include "impetus/render/scene_presenter.h"
-#include "scene_runner.h"
+#include "impetus/scene/scene_loader.h"
+#include "simulation_thread.h"
 
+class QActionGroup;
 class QLabel;
+class QMenu;
 
 namespace impetus::app {
 
+class ConsolePanel;
+class PlotPanel;
 class ViewportWidget;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
   static constexpr int kFrameMilliseconds = 40;
+  static constexpr int kMaxRecentScenes = 8;
 
   explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
 
   ViewportWidget* viewport() const { return viewport_; }
-  SceneRunner& runner() { return runner_; }
+  ConsolePanel* console() const { return console_; }
+  PlotPanel* plots() const { return plots_; }
+  SimulationThread& simulation() { return sim_; }
   render::ScenePresenter& presenter() { return presenter_; }
+  render::DebugOverlay& overlay() { return overlay_; }
+  /// The snapshot drawn in the last frame.
+  const Snapshot& lastSnapshot() const { return snapshot_; }
+  /// Index of a body of the open scene, or -1.
+  int bodyIndex(const QString& name) const;
+  QString sceneName() const { return QString::fromStdString(sceneName_); }
 
   /// Loads a scene; on error shows the loader's file:line: message and keeps the current scene.
   bool openScene(const QString& path);
@@ -33,29 +54,86 @@ class MainWindow : public QMainWindow {
   void singleStep();
   void resetScene();
   void setSpeed(double factor);
-  /// The scene file opened when none is given (the tracked vehicle).
+  /// View menu: camera modes ("orbit", "fly", or an onboard camera's name).
+  void setCamera(const QString& mode);
+  /// Picture-in-picture from an onboard camera ("" turns it off).
+  void setPictureInPicture(const QString& camera);
+  void setOverlayLayers(unsigned layers);
+  void setCollisionShapes(bool on);
+  /// Saves the viewport as PNG; false if it could not be written.
+  bool saveScreenshot(const QString& path);
+  /// Adds a probe to the plots (false and a status message if the scene has no such probe).
+  bool plotProbe(const QString& probe);
+  /// The scene file opened when none is given (the MF-4).
   static QString defaultScenePath();
+  /// Most recent first.
+  static QStringList recentScenes();
+
+  // Frame timing (status bar, frame benchmark).
+  double lastFrameSeconds() const { return lastFrameSeconds_; }
+  long long frames() const { return frames_; }
+  long long lateFrames() const { return lateFrames_; }
+
+ signals:
+  /// After every frame drawn (tests and the frame benchmark wait on it).
+  void frameDone();
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
 
  private:
   void buildMenus();
+  void buildDocks();
+  void rebuildCameraMenus();
+  void rebuildRecentMenu();
+  void rememberScene(const QString& path);
   void onFrame();
+  void updateStatus();
   void openSceneDialog();
+  void screenshotDialog();
   void showAbout();
-
-  /// Keys held down -> the first joystick's channels (WASD or arrows).
-  void applyKeys();
+  osg::Matrixd cameraToWorld(const CameraDesc& camera) const;
+  const CameraDesc* findCamera(const QString& name) const;
 
   ViewportWidget* viewport_ = nullptr;
-  QLabel* statusFrames_ = nullptr;
+  ConsolePanel* console_ = nullptr;
+  PlotPanel* plots_ = nullptr;
   QTimer frameTimer_;
-  SceneRunner runner_;
+  SimulationThread sim_;
+  GamepadInput gamepad_;
   render::ScenePresenter presenter_;
-  QSet<int> keysDown_;
+  render::DebugOverlay overlay_;
+  Snapshot snapshot_;
+
+  // The open scene as the GUI needs it (the simulation itself lives on its thread).
   QString scenePath_;
+  std::string sceneName_;
+  std::vector<std::string> bodyNames_;
+  std::vector<CameraDesc> cameras_;
+  int followBody_ = -1;  ///< the orbit camera's centre (the robot), or -1
+  QString cameraMode_ = "orbit";
+  QString pipCamera_;
+
+  // Menus that change with the scene.
   QAction* pauseAction_ = nullptr;
+  QMenu* cameraMenu_ = nullptr;
+  QMenu* pipMenu_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QActionGroup* speedGroup_ = nullptr;
+
+  // Status bar.
+  QLabel* statusTime_ = nullptr;
+  QLabel* statusPhysics_ = nullptr;
+  QLabel* statusFrame_ = nullptr;
+  QLabel* statusGamepad_ = nullptr;
+  QElapsedTimer frameClock_;
+  QElapsedTimer rtfClock_;
+  double rtfSimTime_ = 0.0;
+  double realTimeFactor_ = 0.0;
+  double lastFrameSeconds_ = 0.0;
+  long long frames_ = 0;
+  long long lateFrames_ = 0;
 };
 
 }  // namespace impetus::app

@@ -1,5 +1,6 @@
 #include "viewport_widget.h"
 
+#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
@@ -55,7 +56,10 @@ void ViewportWidget::resizeGL(int width, int height) {
 }
 
 void ViewportWidget::paintGL() {
+  QElapsedTimer clock;
+  clock.start();
   view_->renderFrame(defaultFramebufferObject());
+  lastPaintSeconds_ = clock.nsecsElapsed() * 1e-9;
   ++frames_;
 }
 

@@ -21,6 +21,8 @@ class ViewportWidget : public QOpenGLWidget {
   render::SceneView& sceneView() { return *view_; }
   /// Frames rendered so far (the GUI tests wait on it).
   long long framesRendered() const { return frames_; }
+  /// Wall time of the last paintGL (OSG cull + draw), seconds.
+  double lastPaintSeconds() const { return lastPaintSeconds_; }
 
  protected:
   void initializeGL() override;
@@ -39,6 +41,7 @@ class ViewportWidget : public QOpenGLWidget {
 
   std::unique_ptr<render::SceneView> view_;
   long long frames_ = 0;
+  double lastPaintSeconds_ = 0.0;
 };
 
 }  // namespace impetus::app

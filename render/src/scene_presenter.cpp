@@ -3,9 +3,12 @@
 #include <osg/Geode>
 #include <osg/Geometry>
 #include <osg/Material>
+#include <osg/PolygonMode>
 #include <osg/Shape>
 #include <osg/ShapeDrawable>
 #include <osgUtil/SmoothingVisitor>
+
+#include <algorithm>
 
 namespace impetus::render {
 namespace {
@@ -126,6 +129,7 @@ void ScenePresenter::build(osg::Group* parent, std::span<const RigidBody> bodies
     node->addChild(geode);
   }
   parent_->addChild(root_);
+  setWireframe(wireframe_);
   update(bodies);
 }
 
@@ -136,6 +140,25 @@ void ScenePresenter::update(std::span<const RigidBody> bodies) {
     bodyNodes_[i]->setMatrix(osg::Matrix::rotate(toOsg(b.orientation)) *
                              osg::Matrix::translate(toOsg(b.position)));
   }
+}
+
+void ScenePresenter::update(std::span<const Vec3> positions, std::span<const Quat> orientations) {
+  const size_t n = std::min({bodyNodes_.size(), positions.size(), orientations.size()});
+  for (size_t i = 0; i < n; ++i)
+    if (bodyNodes_[i])
+      bodyNodes_[i]->setMatrix(osg::Matrix::rotate(toOsg(orientations[i])) *
+                               osg::Matrix::translate(toOsg(positions[i])));
+}
+
+void ScenePresenter::setWireframe(bool on) {
+  wireframe_ = on;
+  if (!root_) return;
+  osg::StateSet* ss = root_->getOrCreateStateSet();
+  if (on)
+    ss->setAttributeAndModes(
+        new osg::PolygonMode(osg::PolygonMode::FRONT_AND_BACK, osg::PolygonMode::LINE));
+  else
+    ss->removeAttribute(osg::StateAttribute::POLYGONMODE);
 }
 
 osg::MatrixTransform* ScenePresenter::bodyNode(BodyId id) const {

@@ -2,9 +2,11 @@
 // scripted inputs in scenes/ through the robot's own functional scheme.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
+#include "impetus/probes/probe.h"
 #include "impetus/scene/input_script.h"
 #include "impetus/scene/scene_loader.h"
 
@@ -66,6 +68,25 @@ TEST(Mf4, RobotFileDescribesTheConsoleAndTheDrives) {
   }
   EXPECT_GT(elbow->position() - elbow0, 0.1);
   EXPECT_NEAR(shoulder->position(), shoulder1, 0.01);  // braked while not selected
+}
+
+TEST(Mf4, EveryListedProbeResolves) {
+  // The GUI's plot picker offers probeNames(): each must resolve, and read a finite number.
+  LoadedScene s = loadScene(kScenes + "/mf4.xml");
+  const std::vector<std::string> names = probeNames(*s.world);
+  const auto movingBodies = std::count_if(s.world->bodies().begin(), s.world->bodies().end(),
+                                          [](const RigidBody& b) { return b.isDynamic(); });
+  EXPECT_EQ(movingBodies, 7);  // hull, turret, upper arm, forearm, wrist, two jaws
+  EXPECT_EQ(names.size(),
+            size_t(12 * int(movingBodies) + 3 * s.world->jointCount() + 5 * s.world->motorCount()));
+  for (const std::string& name : names) EXPECT_TRUE(std::isfinite(resolveProbe(*s.world, name)()));
+  auto listed = [&](const std::string& n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
+  EXPECT_TRUE(listed("body.hull.yaw"));
+  EXPECT_TRUE(listed("joint.jaw_left.force"));
+  EXPECT_TRUE(listed("motor.track_left.current"));
+  EXPECT_FALSE(listed("body.ground.x"));  // static bodies do not move
 }
 
 TEST(Mf4, DoorPushReproducesTheShapeOfSeed000) {

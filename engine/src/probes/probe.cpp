@@ -20,7 +20,26 @@ Vec3 rollPitchYaw(const Quat& q) {
   return {std::atan2(r(2, 1), r(2, 2)), pitch, std::atan2(r(1, 0), r(0, 0))};
 }
 
+constexpr const char* kBodyQuantities[] = {"x",  "y",  "z",  "vx",   "vy",    "vz",
+                                           "wx", "wy", "wz", "roll", "pitch", "yaw"};
+constexpr const char* kJointQuantities[] = {"position", "rate", "force"};
+constexpr const char* kMotorQuantities[] = {"angle", "speed", "torque", "voltage", "current"};
+
 }  // namespace
+
+std::vector<std::string> probeNames(const World& world) {
+  std::vector<std::string> names;
+  for (const RigidBody& b : world.bodies())
+    if (b.type != BodyType::Static)
+      for (const char* q : kBodyQuantities) names.push_back("body." + b.name + "." + q);
+  for (int i = 0; i < world.jointCount(); ++i)
+    for (const char* q : kJointQuantities)
+      names.push_back("joint." + world.joint(i).name() + "." + q);
+  for (int i = 0; i < world.motorCount(); ++i)
+    for (const char* q : kMotorQuantities)
+      names.push_back("motor." + world.motor(i).name() + "." + q);
+  return names;
+}
 
 Probe resolveProbe(World& world, const std::string& name) {
   const size_t first = name.find('.');

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace impetus {
 
@@ -17,5 +18,9 @@ using Probe = std::function<double()>;
 
 /// Resolves `name` against `world`; throws std::invalid_argument naming what is unknown.
 Probe resolveProbe(World& world, const std::string& name);
+
+/// Every probe name `world` resolves (bodies that move, joints, motors), in world order: what
+/// the GUI's plot picker offers.
+std::vector<std::string> probeNames(const World& world);
 
 }  // namespace impetus

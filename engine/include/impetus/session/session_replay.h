@@ -25,6 +25,8 @@ class SessionReplay {
   explicit SessionReplay(SessionReader& reader, const std::string& scenePath = "");
 
   Simulation& simulation() { return *sim_; }
+  /// Hands the simulation over to be driven live ("take control here"); the replay is spent.
+  std::unique_ptr<Simulation> takeSimulation() { return std::move(sim_); }
   /// Steps taken (the state is that after this many steps).
   std::int64_t position() const { return sim_->stepIndex(); }
   bool atEnd() const { return position() >= reader_.endStep(); }

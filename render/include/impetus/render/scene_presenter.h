@@ -20,6 +20,10 @@ class ScenePresenter {
              std::span<const std::pair<BodyId, ShapeDesc>> geoms);
   /// Moves every body's node to its current pose.
   void update(std::span<const RigidBody> bodies);
+  /// The same from poses in body order (a snapshot or a recording).
+  void update(std::span<const Vec3> positions, std::span<const Quat> orientations);
+  /// Draws the geoms as wire frames (the collision shapes, as the engine sees them).
+  void setWireframe(bool on);
   void clear();
   /// The node of a body (nullptr if it has no geoms).
   osg::MatrixTransform* bodyNode(BodyId id) const;
@@ -28,6 +32,7 @@ class ScenePresenter {
   osg::ref_ptr<osg::Group> parent_;
   osg::ref_ptr<osg::Group> root_;
   std::vector<osg::ref_ptr<osg::MatrixTransform>> bodyNodes_;
+  bool wireframe_ = false;
 };
 
 }  // namespace impetus::render

@@ -6,6 +6,7 @@
 #include <osg/Vec3d>
 #include <osg/ref_ptr>
 #include <osgGA/EventQueue>
+#include <osgGA/FirstPersonManipulator>
 #include <osgGA/OrbitManipulator>
 #include <osgViewer/GraphicsWindow>
 #include <osgViewer/Viewer>
@@ -14,6 +15,11 @@ namespace impetus::render {
 
 class SceneView {
  public:
+  /// Orbit: around a centre (the robot); Fly: free first-person camera (mouse drag turns, wheel
+  /// moves); Onboard: a camera carried by a body (setOnboardView each frame).
+  enum class CameraMode { Orbit, Fly, Onboard };
+  static constexpr double kPipWidthShare = 0.32;  ///< picture-in-picture width / viewport width
+
   SceneView();
 
   /// Creates the embedded graphics window; call with the host's GL context current.
@@ -29,6 +35,20 @@ class SceneView {
 
   /// Window coordinates (origin bottom-left, pixels) of a world point in the last camera pose.
   osg::Vec3d worldToWindow(const osg::Vec3d& world) const;
+  void setCameraMode(CameraMode mode);
+  CameraMode cameraMode() const { return mode_; }
+  /// Moves the orbit's centre (follow the robot) keeping distance and direction.
+  void setOrbitCenter(const osg::Vec3d& center);
+  /// The onboard camera's pose: camera frame -> world (looks along its -z, up +y).
+  void setOnboardView(const osg::Matrixd& cameraToWorld);
+  /// A second, smaller view in the top-right corner from `cameraToWorld` (an onboard camera).
+  void setPictureInPicture(bool on);
+  bool pictureInPicture() const { return pip_ && pip_->getNodeMask() != 0; }
+  void setPictureInPictureView(const osg::Matrixd& cameraToWorld);
+  osg::Camera* pictureInPictureCamera() const { return pip_.get(); }
+  /// Debug overlays go here (drawn in the main view and the picture-in-picture).
+  osg::Group* overlayRoot() const { return overlayRoot_.get(); }
+
   /// Puts the orbit camera at `distance` from `center`, looking from azimuth/elevation (rad).
   void setOrbit(const osg::Vec3d& center, double distance, double azimuth, double elevation);
 
@@ -38,6 +58,12 @@ class SceneView {
   osg::ref_ptr<osg::Group> root_;       ///< lights + ground + scene
   osg::ref_ptr<osg::Group> sceneRoot_;  ///< bodies of the loaded scene go here
   osg::ref_ptr<osgGA::OrbitManipulator> orbit_;
+  osg::ref_ptr<osgGA::FirstPersonManipulator> fly_;
+  osg::ref_ptr<osg::Group> overlayRoot_;
+  osg::ref_ptr<osg::Camera> pip_;
+  CameraMode mode_ = CameraMode::Orbit;
+  int width_ = 1, height_ = 1;
+  void placePictureInPicture();
 };
 
 }  // namespace impetus::render

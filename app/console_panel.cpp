@@ -1,0 +1,366 @@
+#include "console_panel.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "indicator_lamp.h"
+#include "joystick_widget.h"
+
+namespace impetus::app {
+namespace {
+
+/// A physical axis must leave this dead zone to override the on-screen control (stick noise).
+constexpr double kPadDeadZone = 0.08;
+constexpr int kSliderSteps = 1000;
+
+/// "axis0 axis1" -> {0, 1}; "button3" -> button 3.
+void parseMapping(const std::string& text, std::vector<int>& axes, int& button) {
+  const QStringList parts = QString::fromStdString(text).split(' ', Qt::SkipEmptyParts);
+  for (const QString& p : parts) {
+    bool ok = false;
+    if (p.startsWith("axis")) {
+      const int i = p.mid(4).toInt(&ok);
+      if (ok) axes.push_back(i);
+    } else if (p.startsWith("button")) {
+      const int i = p.mid(6).toInt(&ok);
+      if (ok) button = i;
+    }
+  }
+}
+
+int keyOf(const std::string& keys) {
+  if (keys.empty() || keys == "WASD" || keys == "arrows") return 0;
+  const QKeySequence seq = QKeySequence::fromString(QString::fromStdString(keys));
+  return seq.isEmpty() ? 0 : seq[0].key();
+}
+
+QString labelOf(const ControlDesc& c) {
+  QString text = QString::fromStdString(c.label.empty() ? c.name : c.label);
+  if (!c.keys.empty()) text += QString("  [%1]").arg(QString::fromStdString(c.keys));
+  return text;
+}
+
+}  // namespace
+
+ConsolePanel::ConsolePanel(QWidget* parent) : QWidget(parent) {
+  setLayout(new QVBoxLayout);
+  layout()->setContentsMargins(6, 6, 6, 6);
+}
+
+void ConsolePanel::clear() {
+  controls_.clear();
+  values_.clear();
+  keysDown_.clear();
+  QLayoutItem* item;
+  while ((item = layout()->takeAt(0)) != nullptr) {
+    delete item->widget();
+    delete item;
+  }
+}
+
+void ConsolePanel::build(const ConsoleDesc& console) {
+  clear();
+  const std::vector<std::string> channels = console.channels();
+  values_.assign(channels.size(), 0.0);
+  auto channelIndex = [&](const std::string& name) {
+    return static_cast<int>(std::find(channels.begin(), channels.end(), name) - channels.begin());
+  };
+
+  auto* sticks = new QWidget;
+  auto* sticksLayout = new QHBoxLayout(sticks);
+  sticksLayout->setContentsMargins(0, 0, 0, 0);
+  auto* switches = new QGroupBox("Switches");
+  auto* switchesLayout = new QVBoxLayout(switches);
+  auto* gauges = new QGroupBox("Indicators");
+  auto* gaugesLayout = new QFormLayout(gauges);
+
+  for (const ControlDesc& desc : console.controls) {
+    Control c;
+    c.desc = desc;
+    for (const std::string& ch : desc.channels) c.channels.push_back(channelIndex(ch));
+    parseMapping(desc.joystickAxis, c.padAxes, c.padButton);
+    const QString name = QString::fromStdString(desc.name);
+    const size_t index = controls_.size();
+    switch (desc.kind) {
+      case ControlDesc::Kind::Joystick: {
+        auto* box = new QGroupBox(labelOf(desc));
+        auto* boxLayout = new QVBoxLayout(box);
+        auto* stick = new JoystickWidget;
+        stick->setObjectName(name);
+        stick->setSpringReturn(desc.springReturn);
+        boxLayout->addWidget(stick);
+        sticksLayout->addWidget(box);
+        connect(stick, &JoystickWidget::moved, this, [this, index](double x, double y) {
+          if (!interactive_) return;
+          setChannel(controls_[index].channels.at(0), x);
+          setChannel(controls_[index].channels.at(1), y);
+        });
+        c.widget = stick;
+        break;
+      }
+      case ControlDesc::Kind::Toggle:
+      case ControlDesc::Kind::Button: {
+        auto* button = new QPushButton(labelOf(desc));
+        button->setObjectName(name);
+        button->setFocusPolicy(Qt::NoFocus);  // the keys belong to the controls, not to Space
+        if (desc.kind == ControlDesc::Kind::Toggle) {
+          button->setCheckable(true);
+          connect(button, &QPushButton::toggled, this, [this, index](bool on) {
+            if (interactive_) setChannel(controls_[index].channels.at(0), on ? 1.0 : 0.0);
+          });
+        } else {
+          connect(button, &QPushButton::pressed, this, [this, index] {
+            if (interactive_) setChannel(controls_[index].channels.at(0), 1.0);
+          });
+          connect(button, &QPushButton::released, this, [this, index] {
+            if (interactive_) setChannel(controls_[index].channels.at(0), 0.0);
+          });
+        }
+        switchesLayout->addWidget(button);
+        c.widget = button;
+        break;
+      }
+      case ControlDesc::Kind::Slider: {
+        auto* row = new QWidget;
+        auto* rowLayout = new QHBoxLayout(row);
+        rowLayout->setContentsMargins(0, 0, 0, 0);
+        auto* slider = new QSlider(Qt::Horizontal);
+        slider->setObjectName(name);
+        slider->setRange(0, kSliderSteps);
+        slider->setFocusPolicy(Qt::NoFocus);
+        c.valueLabel = new QLabel;
+        c.valueLabel->setMinimumWidth(50);
+        rowLayout->addWidget(slider, 1);
+        rowLayout->addWidget(c.valueLabel);
+        // Start at the channel's 0 where the range allows it.
+        const double lo = desc.minimum, hi = desc.maximum;
+        const double start = std::clamp(0.0, lo, hi);
+        slider->setValue(int(std::lround((start - lo) / (hi - lo) * kSliderSteps)));
+        values_[size_t(c.channels.at(0))] = start;
+        c.valueLabel->setText(QString::number(start, 'g', 3));
+        connect(slider, &QSlider::valueChanged, this, [this, index](int v) {
+          Control& ctl = controls_[index];
+          const double u =
+              ctl.desc.minimum + (ctl.desc.maximum - ctl.desc.minimum) * v / double(kSliderSteps);
+          ctl.valueLabel->setText(QString::number(u, 'g', 3));
+          if (interactive_) setChannel(ctl.channels.at(0), u);
+        });
+        gaugesLayout->addRow(labelOf(desc), row);
+        c.widget = slider;
+        break;
+      }
+      case ControlDesc::Kind::Lamp: {
+        auto* lamp = new IndicatorLamp;
+        lamp->setObjectName(name);
+        gaugesLayout->addRow(labelOf(desc), lamp);
+        c.widget = lamp;
+        break;
+      }
+      case ControlDesc::Kind::Readout: {
+        auto* label = new QLabel("–");
+        label->setObjectName(name);
+        label->setMinimumWidth(80);
+        label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        label->setStyleSheet("font-family: monospace;");
+        gaugesLayout->addRow(labelOf(desc), label);
+        c.widget = label;
+        c.valueLabel = label;
+        break;
+      }
+    }
+    controls_.push_back(std::move(c));
+  }
+  layout()->addWidget(sticks);
+  if (switchesLayout->count() > 0)
+    layout()->addWidget(switches);
+  else
+    delete switches;
+  if (gaugesLayout->rowCount() > 0)
+    layout()->addWidget(gauges);
+  else
+    delete gauges;
+  static_cast<QVBoxLayout*>(layout())->addStretch(1);
+  emit inputChanged();
+}
+
+void ConsolePanel::setChannel(int index, double value) {
+  if (index < 0 || static_cast<size_t>(index) >= values_.size()) return;
+  if (values_[size_t(index)] == value) return;
+  values_[size_t(index)] = value;
+  emit inputChanged();
+}
+
+void ConsolePanel::applyKeysTo(Control& c) {
+  auto down = [this](int k) {
+    return std::find(keysDown_.begin(), keysDown_.end(), k) != keysDown_.end() ? 1.0 : 0.0;
+  };
+  const bool wasd = c.desc.keys == "WASD";
+  const double x =
+      wasd ? down(Qt::Key_D) - down(Qt::Key_A) : down(Qt::Key_Right) - down(Qt::Key_Left);
+  const double y = wasd ? down(Qt::Key_W) - down(Qt::Key_S) : down(Qt::Key_Up) - down(Qt::Key_Down);
+  static_cast<JoystickWidget*>(c.widget)->setKeyDeflection(x, y);
+}
+
+bool ConsolePanel::handleKey(int key, bool pressed) {
+  if (!interactive_) return false;
+  static const int kStickKeys[] = {Qt::Key_W,  Qt::Key_A,    Qt::Key_S,    Qt::Key_D,
+                                   Qt::Key_Up, Qt::Key_Down, Qt::Key_Left, Qt::Key_Right};
+  const bool wasdKey = key == Qt::Key_W || key == Qt::Key_A || key == Qt::Key_S || key == Qt::Key_D;
+  const bool stickKey =
+      std::find(std::begin(kStickKeys), std::end(kStickKeys), key) != std::end(kStickKeys);
+  bool taken = false;
+  if (pressed) {
+    if (std::find(keysDown_.begin(), keysDown_.end(), key) == keysDown_.end())
+      keysDown_.push_back(key);
+  } else {
+    keysDown_.erase(std::remove(keysDown_.begin(), keysDown_.end(), key), keysDown_.end());
+  }
+  for (Control& c : controls_) {
+    if (c.desc.kind == ControlDesc::Kind::Joystick && stickKey &&
+        (c.desc.keys == "WASD") == wasdKey && (c.desc.keys == "WASD" || c.desc.keys == "arrows")) {
+      applyKeysTo(c);
+      taken = true;
+    } else if (key != 0 && keyOf(c.desc.keys) == key) {
+      auto* button = static_cast<QAbstractButton*>(c.widget);
+      if (c.desc.kind == ControlDesc::Kind::Toggle && pressed) button->toggle();
+      if (c.desc.kind == ControlDesc::Kind::Button)
+        pressed ? emit button->pressed() : emit button->released();
+      taken = c.desc.kind == ControlDesc::Kind::Toggle || c.desc.kind == ControlDesc::Kind::Button;
+    }
+  }
+  return taken;
+}
+
+void ConsolePanel::applyGamepad(const GamepadState& pad) {
+  if (!interactive_) return;  // unplugged: every axis reads 0, so held sticks are released
+  auto axis = [&](int i) {
+    return i >= 0 && size_t(i) < pad.axes.size() ? pad.axes[size_t(i)] : 0.0;
+  };
+  for (Control& c : controls_) {
+    if (c.desc.kind == ControlDesc::Kind::Joystick && c.padAxes.size() >= 2) {
+      auto* stick = static_cast<JoystickWidget*>(c.widget);
+      // SDL reports a stick pushed forward as negative: the console's y is up.
+      const double x = axis(c.padAxes[0]), y = -axis(c.padAxes[1]);
+      const bool deflected = std::abs(x) > kPadDeadZone || std::abs(y) > kPadDeadZone;
+      const bool wasDeflected = !c.padLast.empty();
+      if (deflected) {
+        stick->showValue(x, y);
+        setChannel(c.channels.at(0), x);
+        setChannel(c.channels.at(1), y);
+        c.padLast = {x, y};
+      } else if (wasDeflected && !stick->dragging()) {
+        c.padLast.clear();  // released: back to the on-screen stick (and the keys)
+        stick->showValue(stick->xValue(), stick->yValue());
+        setChannel(c.channels.at(0), 0.0);
+        setChannel(c.channels.at(1), 0.0);
+        stick->setKeyDeflection(0.0, 0.0);
+        applyKeysTo(c);
+      }
+    } else if ((c.desc.kind == ControlDesc::Kind::Toggle ||
+                c.desc.kind == ControlDesc::Kind::Button) &&
+               c.padButton >= 0) {
+      const bool down =
+          size_t(c.padButton) < pad.buttons.size() && pad.buttons[size_t(c.padButton)];
+      auto* button = static_cast<QAbstractButton*>(c.widget);
+      if (down != c.padButtonWasDown) {
+        if (c.desc.kind == ControlDesc::Kind::Toggle && down) button->toggle();
+        if (c.desc.kind == ControlDesc::Kind::Button)
+          down ? emit button->pressed() : emit button->released();
+      }
+      c.padButtonWasDown = down;
+    } else if (c.desc.kind == ControlDesc::Kind::Slider && !c.padAxes.empty()) {
+      const double a = axis(c.padAxes[0]);
+      if (!c.padLast.empty() && std::abs(a - c.padLast[0]) < 1e-3) continue;  // follow changes
+      c.padLast = {a};
+      auto* slider = static_cast<QSlider*>(c.widget);
+      slider->setValue(int(std::lround((a + 1.0) * 0.5 * kSliderSteps)));
+    }
+  }
+}
+
+void ConsolePanel::showIndicators(std::span<const double> values) {
+  for (size_t i = 0; i < controls_.size() && i < values.size(); ++i) {
+    Control& c = controls_[i];
+    if (c.desc.kind == ControlDesc::Kind::Lamp)
+      static_cast<IndicatorLamp*>(c.widget)->setValue(values[i]);
+    else if (c.desc.kind == ControlDesc::Kind::Readout)
+      c.valueLabel->setText(std::isnan(values[i]) ? QString("?")
+                                                  : QString::number(values[i], 'f', 2));
+  }
+}
+
+void ConsolePanel::showRecordedInput(std::span<const double> channels) {
+  for (Control& c : controls_) {
+    auto value = [&](size_t k) {
+      const int i = k < c.channels.size() ? c.channels[k] : -1;
+      return i >= 0 && size_t(i) < channels.size() ? channels[size_t(i)] : 0.0;
+    };
+    switch (c.desc.kind) {
+      case ControlDesc::Kind::Joystick:
+        static_cast<JoystickWidget*>(c.widget)->showValue(value(0), value(1));
+        break;
+      case ControlDesc::Kind::Toggle: {
+        auto* b = static_cast<QAbstractButton*>(c.widget);
+        const QSignalBlocker block(b);
+        b->setChecked(value(0) > 0.5);
+        break;
+      }
+      case ControlDesc::Kind::Button:
+        static_cast<QAbstractButton*>(c.widget)->setDown(value(0) > 0.5);
+        break;
+      case ControlDesc::Kind::Slider: {
+        auto* s = static_cast<QSlider*>(c.widget);
+        const QSignalBlocker block(s);
+        s->setValue(int(std::lround((value(0) - c.desc.minimum) /
+                                    (c.desc.maximum - c.desc.minimum) * kSliderSteps)));
+        c.valueLabel->setText(QString::number(value(0), 'g', 3));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (size_t i = 0; i < values_.size() && i < channels.size(); ++i) values_[i] = channels[i];
+}
+
+void ConsolePanel::setInteractive(bool on) {
+  interactive_ = on;
+  keysDown_.clear();
+  for (Control& c : controls_)
+    if (c.desc.kind != ControlDesc::Kind::Lamp && c.desc.kind != ControlDesc::Kind::Readout)
+      c.widget->setEnabled(on);
+}
+
+namespace {
+template <class T>
+T* findControl(const QWidget* panel, const QString& name) {
+  return panel->findChild<T*>(name);
+}
+}  // namespace
+
+JoystickWidget* ConsolePanel::joystick(const QString& name) const {
+  return findControl<JoystickWidget>(this, name);
+}
+QAbstractButton* ConsolePanel::button(const QString& name) const {
+  return findControl<QAbstractButton>(this, name);
+}
+QSlider* ConsolePanel::slider(const QString& name) const {
+  return findControl<QSlider>(this, name);
+}
+IndicatorLamp* ConsolePanel::lamp(const QString& name) const {
+  return findControl<IndicatorLamp>(this, name);
+}
+QLabel* ConsolePanel::readout(const QString& name) const {
+  return findControl<QLabel>(this, name);
+}
+
+}  // namespace impetus::app

@@ -1,0 +1,73 @@
+#pragma once
+// The operator's control panel, generated from the scene's console description: 2-axis virtual
+// joysticks, toggles, push buttons, sliders, indicator lamps and numeric readouts. Joysticks and
+// toggles also answer their keyboard keys, and a physical joystick through its mapping
+// ("axis0 axis1", "button2", ...). The panel owns the input frame: one value per console channel.
+
+#include <QWidget>
+#include <span>
+#include <vector>
+
+#include "gamepad_state.h"
+#include "impetus/scheme/scheme_desc.h"
+
+class QAbstractButton;
+class QLabel;
+class QSlider;
+
+namespace impetus::app {
+
+class IndicatorLamp;
+class JoystickWidget;
+
+class ConsolePanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ConsolePanel(QWidget* parent = nullptr);
+
+  /// Rebuilds the panel for a console (all channels start at 0).
+  void build(const ConsoleDesc& console);
+  /// The input frame, in ConsoleDesc::channels() order.
+  std::span<const double> channelValues() const { return values_; }
+  /// Keyboard: true if a control took the key.
+  bool handleKey(int key, bool pressed);
+  /// A physical joystick's state (axes beyond a small dead zone override the on-screen stick).
+  void applyGamepad(const GamepadState& pad);
+  /// Lamp and readout values, in ConsoleDesc order (Snapshot::indicators).
+  void showIndicators(std::span<const double> values);
+  /// Replays: shows a recorded input frame and ignores the operator.
+  void showRecordedInput(std::span<const double> channels);
+  void setInteractive(bool on);
+
+  /// Widgets by control name (GUI tests drive them like an operator).
+  JoystickWidget* joystick(const QString& name) const;
+  QAbstractButton* button(const QString& name) const;
+  QSlider* slider(const QString& name) const;
+  IndicatorLamp* lamp(const QString& name) const;
+  QLabel* readout(const QString& name) const;
+
+ signals:
+  void inputChanged();
+
+ private:
+  struct Control {
+    ControlDesc desc;
+    std::vector<int> channels;  ///< indices into values_
+    QWidget* widget = nullptr;
+    QLabel* valueLabel = nullptr;  ///< sliders' value, readouts
+    std::vector<int> padAxes;      ///< physical mapping
+    int padButton = -1;
+    bool padButtonWasDown = false;
+    std::vector<double> padLast;  ///< last seen axis values (sliders follow changes only)
+  };
+  void setChannel(int index, double value);
+  void applyKeysTo(Control& c);
+  void clear();
+
+  std::vector<Control> controls_;
+  std::vector<double> values_;
+  std::vector<int> keysDown_;
+  bool interactive_ = true;
+};
+
+}  // namespace impetus::app

@@ -1,0 +1,42 @@
+#pragma once
+// What the simulation thread hands the GUI after each batch of steps: enough to draw a frame, fill
+// the status bar, the console's lamps and readouts, and the debug overlays. Plain values, copied.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "impetus/math/types.h"
+#include "impetus/render/debug_overlay.h"
+
+namespace impetus::app {
+
+using render::ContactMark;
+using render::JointMark;
+
+struct Snapshot {
+  std::uint64_t serial = 0;  ///< increases with every publication
+  double time = 0.0;         ///< sim time (s)
+  std::int64_t stepIndex = 0;
+  std::vector<Vec3> positions;     ///< per body (World order), centre of mass (m)
+  std::vector<Quat> orientations;  ///< per body
+  /// Console controls in ConsoleDesc order: a lamp's or readout's value (0 for other kinds).
+  std::vector<double> indicators;
+  std::vector<ContactMark> contacts;
+  std::vector<JointMark> joints;
+  // Cost of the physics (status bar).
+  int iterations = 0;                   ///< velocity iterations of the last step
+  int contactCount = 0;                 ///< contact points of the last step
+  double physicsSecondsPerFrame = 0.0;  ///< wall time of the last frame's steps (s)
+  long long lateSteps = 0;  ///< steps dropped because the thread fell behind the wall clock
+  bool paused = false;
+  double speed = 1.0;
+  std::string failure;  ///< why the simulation stopped, empty while it runs
+  // Recording.
+  bool recording = false;
+  double recordedSeconds = 0.0;
+  std::string recordingPath;
+  std::string recordingError;  ///< the last recorder failure (the recording was closed)
+};
+
+}  // namespace impetus::app

@@ -1,0 +1,60 @@
+#pragma once
+// Debug overlays drawn over the scene, each toggled on its own: contact points with their normals,
+// contact forces (arrows scaled by force), joint axes, centres of mass. Lines without lighting or
+// depth test so that they show through the bodies. (Collision shapes:
+// ScenePresenter::setWireframe.)
+
+#include <osg/Geode>
+#include <osg/Geometry>
+#include <osg/Group>
+#include <osg/ref_ptr>
+#include <span>
+
+#include "impetus/math/types.h"
+
+namespace impetus::render {
+
+struct ContactMark {
+  Vec3 position = Vec3::Zero();  ///< world (m)
+  Vec3 normal = Vec3::UnitZ();   ///< world, unit, from body A to body B
+  double force = 0.0;            ///< normal force on the last step (N)
+};
+
+struct JointMark {
+  Vec3 anchor = Vec3::Zero();  ///< world (m)
+  Vec3 axis = Vec3::UnitX();   ///< world, unit
+};
+
+class DebugOverlay {
+ public:
+  enum Layer : unsigned {
+    kContactPoints = 1u << 0,
+    kContactForces = 1u << 1,
+    kJointAxes = 1u << 2,
+    kCentresOfMass = 1u << 3,
+  };
+  static constexpr double kNewtonsPerMetre = 200.0;  ///< force arrow scale
+  static constexpr double kAxisLength = 0.15;        ///< joint axis half-length (m)
+
+  DebugOverlay();
+  /// Adds the overlay under `parent` (once).
+  void attach(osg::Group* parent);
+  void setLayers(unsigned layers);
+  unsigned layers() const { return layers_; }
+  /// Rebuilds the lines for the current state.
+  void update(std::span<const ContactMark> contacts, std::span<const JointMark> joints,
+              std::span<const Vec3> centresOfMass);
+  /// Lines drawn in the last update (tests).
+  unsigned lineCount() const { return lineCount_; }
+
+ private:
+  osg::ref_ptr<osg::Geode> geode_;
+  osg::ref_ptr<osg::Geometry> lines_;
+  osg::ref_ptr<osg::Vec3Array> vertices_;
+  osg::ref_ptr<osg::Vec4Array> colours_;
+  osg::ref_ptr<osg::DrawArrays> draw_;
+  unsigned layers_ = 0;
+  unsigned lineCount_ = 0;
+};
+
+}  // namespace impetus::render

@@ -1,0 +1,88 @@
+#include "impetus/render/debug_overlay.h"
+
+#include <osg/Depth>
+#include <osg/LineWidth>
+
+namespace impetus::render {
+namespace {
+
+osg::Vec3 toOsg(const Vec3& v) {
+  return osg::Vec3(float(v.x()), float(v.y()), float(v.z()));
+}
+
+}  // namespace
+
+DebugOverlay::DebugOverlay()
+    : geode_(new osg::Geode),
+      lines_(new osg::Geometry),
+      vertices_(new osg::Vec3Array),
+      colours_(new osg::Vec4Array),
+      draw_(new osg::DrawArrays(GL_LINES, 0, 0)) {
+  geode_->setName("debug_overlay");
+  lines_->setUseDisplayList(false);
+  lines_->setUseVertexBufferObjects(true);
+  lines_->setDataVariance(osg::Object::DYNAMIC);
+  lines_->setVertexArray(vertices_);
+  lines_->setColorArray(colours_, osg::Array::BIND_PER_VERTEX);
+  lines_->addPrimitiveSet(draw_);
+  geode_->addDrawable(lines_);
+  osg::StateSet* ss = geode_->getOrCreateStateSet();
+  ss->setMode(GL_LIGHTING, osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
+  ss->setAttributeAndModes(new osg::Depth(osg::Depth::ALWAYS, 0.0, 1.0, false));
+  ss->setAttributeAndModes(new osg::LineWidth(2.0f));
+  ss->setRenderBinDetails(100, "RenderBin");  // after the scene
+  geode_->setNodeMask(0);
+}
+
+void DebugOverlay::attach(osg::Group* parent) {
+  if (!parent->containsNode(geode_)) parent->addChild(geode_);
+}
+
+void DebugOverlay::setLayers(unsigned layers) {
+  layers_ = layers;
+  geode_->setNodeMask(layers ? ~0u : 0u);
+}
+
+void DebugOverlay::update(std::span<const ContactMark> contacts, std::span<const JointMark> joints,
+                          std::span<const Vec3> centresOfMass) {
+  vertices_->clear();
+  colours_->clear();
+  auto line = [this](const Vec3& a, const Vec3& b, const osg::Vec4& colour) {
+    vertices_->push_back(toOsg(a));
+    vertices_->push_back(toOsg(b));
+    colours_->push_back(colour);
+    colours_->push_back(colour);
+  };
+  if (layers_ & kContactPoints)
+    for (const ContactMark& c : contacts) {
+      // A small cross at the point and a 5 cm normal.
+      const osg::Vec4 yellow(1.0f, 0.9f, 0.1f, 1.0f);
+      for (int axis = 0; axis < 3; ++axis) {
+        const Vec3 d = 0.015 * Vec3::Unit(axis);
+        line(c.position - d, c.position + d, yellow);
+      }
+      line(c.position, c.position + 0.05 * c.normal, {0.1f, 0.9f, 1.0f, 1.0f});
+    }
+  if (layers_ & kContactForces)
+    for (const ContactMark& c : contacts)
+      if (c.force > 0.0)
+        line(c.position, c.position + (c.force / kNewtonsPerMetre) * c.normal,
+             {1.0f, 0.25f, 0.1f, 1.0f});
+  if (layers_ & kJointAxes)
+    for (const JointMark& j : joints)
+      line(j.anchor - kAxisLength * j.axis, j.anchor + kAxisLength * j.axis,
+           {0.95f, 0.2f, 0.95f, 1.0f});
+  if (layers_ & kCentresOfMass)
+    for (const Vec3& p : centresOfMass)
+      for (int axis = 0; axis < 3; ++axis) {
+        const Vec3 d = 0.04 * Vec3::Unit(axis);
+        line(p - d, p + d, {1.0f, 1.0f, 1.0f, 1.0f});
+      }
+  lineCount_ = static_cast<unsigned>(vertices_->size() / 2);
+  draw_->setCount(static_cast<GLsizei>(vertices_->size()));
+  vertices_->dirty();
+  colours_->dirty();
+  lines_->dirtyBound();
+}
+
+}  // namespace impetus::render

@@ -1,0 +1,352 @@
+// The operator application as a trainee uses it (issue #8's must-shows), in the real window under
+// a real (X or Xvfb) display: the MF-4 driven from the on-screen joystick, the gripper and joint-
+// select toggles, pause and single step, a malformed scene, plots, a physical joystick (SDL's
+// virtual device), cameras and overlays, and a screenshot.
+#include <SDL.h>
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QTest>
+#include <cmath>
+
+#include "console_panel.h"
+#include "gui_test_support.h"
+#include "indicator_lamp.h"
+#include "joystick_widget.h"
+#include "plot_panel.h"
+
+using impetus::app::JoystickWidget;
+using namespace gui_test;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+/// MF-4 track speed at full voltage, no load: 7580 rpm / 60 (gear) x 0.09 m sprocket
+/// (scenes/robots/mf4.xml).
+constexpr double kTrackSpeed = 7580.0 * 2.0 * kPi / 60.0 / 60.0 * 0.09;  // 1.19 m/s
+
+/// Drags a joystick's knob from its centre by (dx, dy) of its radius (y up) and holds it there.
+void pressStick(JoystickWidget* stick, double dx, double dy) {
+  const QPoint c = stick->rect().center();
+  const double r = 0.5 * std::min(stick->width(), stick->height()) - 14.0;
+  QTest::mousePress(stick, Qt::LeftButton, Qt::NoModifier, c);
+  for (int i = 1; i <= 5; ++i)
+    QTest::mouseMove(stick, c + QPoint(int(dx * r * i / 5), int(-dy * r * i / 5)), 5);
+}
+
+void releaseStick(JoystickWidget* stick) {
+  QTest::mouseRelease(stick, Qt::LeftButton, Qt::NoModifier, stick->rect().center());
+}
+
+struct OpenWindow {
+  MainWindow window;
+  OpenWindow() {
+    window.resize(1280, 800);
+    window.show();
+  }
+};
+
+}  // namespace
+
+class OperatorAppTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QDir().mkpath(IMPETUS_TEST_OUTPUT_DIR); }
+
+  void theDriveJoystickDrivesTheMf4AndReleasingItStops() {
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    QCOMPARE(window.sceneName(), QString("MF-4"));
+    QVERIFY(waitSimSeconds(window, 0.3));  // settle on the tracks
+    JoystickWidget* drive = window.console()->joystick("drive");
+    QVERIFY(drive);
+    const double x0 = probe(window, "body.hull.x"), t0 = simTime(window);
+    pressStick(drive, 0.0, 1.3);  // beyond the rim: full forward
+    QCOMPARE(drive->yValue(), 1.0);
+    QVERIFY(waitSimSeconds(window, 2.0));
+    releaseStick(drive);
+    QCOMPARE(drive->yValue(), 0.0);  // springs back
+    const double driven = probe(window, "body.hull.x") - x0, seconds = simTime(window) - t0;
+    const double expected = kTrackSpeed * seconds;
+    QVERIFY2(std::abs(driven - expected) < 0.2 * expected,
+             qPrintable(QString("drove %1 m in %2 s, track speed implies %3 m")
+                            .arg(driven)
+                            .arg(seconds)
+                            .arg(expected)));
+    QVERIFY(waitSimSeconds(window, 1.0));
+    const double speed = std::hypot(probe(window, "body.hull.vx"), probe(window, "body.hull.vy"));
+    QVERIFY2(speed < 0.01, qPrintable(QString("still moving at %1 m/s").arg(speed)));
+    const double stopped = probe(window, "body.hull.x");
+    QVERIFY(waitSimSeconds(window, 0.5));
+    QVERIFY(std::abs(probe(window, "body.hull.x") - stopped) < 1e-3);
+
+    // The hull is drawn where the camera puts it (orbiting it): a lit body, not the grey ground.
+    const QImage image = renderNow(window);
+    const QPoint p = project(window.viewport(), image,
+                             {probe(window, "body.hull.x"), probe(window, "body.hull.y"), 0.25});
+    QVERIFY(p.x() >= 0);
+    const QRgb hull = bestNear(image, p, 3, [](QRgb c) { return qGreen(c) - qBlue(c); });
+    QVERIFY2(qGreen(hull) > qBlue(hull) + 30, qPrintable(QString::number(hull, 16)));
+  }
+
+  void theKeyboardDrivesTheSameJoystick() {
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    window.viewport()->setFocus();
+    QVERIFY(waitSimSeconds(window, 0.2));
+    const double yaw0 = probe(window, "body.hull.yaw");
+    QTest::keyPress(window.viewport(), Qt::Key_D);  // turn right in place
+    QCOMPARE(window.console()->joystick("drive")->xValue(), 1.0);
+    QVERIFY(waitSimSeconds(window, 1.0));
+    QTest::keyRelease(window.viewport(), Qt::Key_D);
+    QCOMPARE(window.console()->joystick("drive")->xValue(), 0.0);
+    QVERIFY2(probe(window, "body.hull.yaw") < yaw0 - 0.2,
+             qPrintable(QString::number(probe(window, "body.hull.yaw") - yaw0)));
+  }
+
+  void theGripperToggleClosesTheJawsAndJointSelectRoutesTheArmStick() {
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    impetus::app::ConsolePanel* console = window.console();
+    QAbstractButton* gripper = console->button("gripper");
+    QAbstractButton* select = console->button("joint_select");
+    QVERIFY(gripper && select);
+
+    // Gripper: open (jaw_left at 0) -> closed against its 6 cm stop.
+    QVERIFY(waitSimSeconds(window, 0.2));
+    QVERIFY(probe(window, "joint.jaw_left.position") < 0.005);
+    QTest::mouseClick(gripper, Qt::LeftButton);
+    QVERIFY(gripper->isChecked());
+    QVERIFY(waitSimSeconds(window, 1.5));
+    QVERIFY2(probe(window, "joint.jaw_left.position") > 0.055,
+             qPrintable(QString::number(probe(window, "joint.jaw_left.position"))));
+    QVERIFY2(probe(window, "joint.jaw_right.position") < -0.055, "the repeater mirrors the jaw");
+    QTest::mouseClick(gripper, Qt::LeftButton);
+    QVERIFY(waitSimSeconds(window, 1.5));
+    QVERIFY(probe(window, "joint.jaw_left.position") < 0.005);
+
+    // Joint select off: the stick's x turns the turret, not the wrist.
+    JoystickWidget* arm = console->joystick("arm");
+    auto moveArmX = [&](double seconds) {
+      const double turret = probe(window, "joint.turret_yaw.position");
+      const double wrist = probe(window, "joint.wrist_pitch.position");
+      pressStick(arm, 1.3, 0.0);
+      waitSimSeconds(window, seconds);
+      releaseStick(arm);
+      waitSimSeconds(window, 0.2);
+      return std::pair{probe(window, "joint.turret_yaw.position") - turret,
+                       probe(window, "joint.wrist_pitch.position") - wrist};
+    };
+    auto [turret1, wrist1] = moveArmX(1.0);
+    QVERIFY2(std::abs(turret1) > 0.1 && std::abs(wrist1) < 0.01,
+             qPrintable(QString("turret %1 wrist %2").arg(turret1).arg(wrist1)));
+    QTest::mouseClick(select, Qt::LeftButton);
+    auto [turret2, wrist2] = moveArmX(1.0);
+    QVERIFY2(std::abs(wrist2) > 0.1 && std::abs(turret2) < 0.01,
+             qPrintable(QString("turret %1 wrist %2").arg(turret2).arg(wrist2)));
+  }
+
+  void theLightToggleLightsItsLampAndReadoutsShowTheirSignal() {
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    window.viewport()->setFocus();
+    auto* lamp = window.console()->lamp("light_lamp");
+    QVERIFY(lamp);
+    QVERIFY(waitSimSeconds(window, 0.1));
+    QVERIFY(!lamp->lit());
+    QTest::keyClick(window.viewport(), Qt::Key_L);
+    QVERIFY(window.console()->button("light")->isChecked());
+    QVERIFY(QTest::qWaitFor([&] { return lamp->lit(); }, 5000));
+    QLabel* force = window.console()->readout("grip_force");
+    QVERIFY(force);
+    QVERIFY(QTest::qWaitFor([&] { return force->text() != "–"; }, 5000));
+    bool number = false;
+    force->text().toDouble(&number);
+    QVERIFY2(number, qPrintable(force->text()));
+  }
+
+  void pauseFreezesSimTimeWhileFramesRenderAndStepAdvancesTenMilliseconds() {
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    QVERIFY(waitSimSeconds(window, 0.2));
+    window.activateWindow();
+    QApplication::setActiveWindow(&window);  // shortcuts go to the active window (no WM here)
+    QVERIFY(QTest::qWaitFor([&] { return QApplication::activeWindow() == &window; }, 5000));
+    window.viewport()->setFocus();
+    QTest::keyClick(window.viewport(), Qt::Key_Space);  // the menu shortcut, as an operator would
+    QVERIFY(QTest::qWaitFor([&] { return window.simulation().snapshot().paused; }, 2000));
+    QTest::qWait(100);
+    const impetus::app::Snapshot frozen = window.simulation().snapshot();
+    const long long frames = window.viewport()->framesRendered();
+    QTest::qWait(400);
+    QCOMPARE(window.simulation().snapshot().time, frozen.time);
+    QCOMPARE(window.simulation().snapshot().stepIndex, frozen.stepIndex);
+    QVERIFY2(window.viewport()->framesRendered() >= frames + 5,
+             "frames keep rendering while paused");
+    QTest::keyClick(window.viewport(), Qt::Key_Period);
+    QVERIFY(QTest::qWaitFor(
+        [&] { return window.simulation().snapshot().stepIndex == frozen.stepIndex + 1; }, 2000));
+    QVERIFY(std::abs(simTime(window) - (frozen.time + 0.01)) < 1e-12);
+    QTest::qWait(200);
+    QCOMPARE(window.simulation().snapshot().stepIndex, frozen.stepIndex + 1);  // one step only
+    QTest::keyClick(window.viewport(), Qt::Key_Space);
+    QVERIFY(waitSimSeconds(window, 0.2));
+    // Speed: sim time runs at x4 and x0.25 of the wall clock (paced by the simulation thread).
+    for (const double speed : {4.0, 0.25}) {
+      window.setSpeed(speed);
+      QTest::qWait(200);
+      QElapsedTimer wall;
+      wall.start();
+      const double t0 = simTime(window);
+      QTest::qWait(2000);
+      const double ratio = (simTime(window) - t0) / (wall.nsecsElapsed() * 1e-9);
+      QVERIFY2(std::abs(ratio - speed) < 0.15 * speed, qPrintable(QString::number(ratio)));
+    }
+  }
+
+  void malformedSceneShowsItsErrorAndTheOldSceneKeepsRunning() {
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    const QString bad = QString(IMPETUS_TEST_OUTPUT_DIR) + "/bad.xml";
+    QFile file(bad);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("<scene>\n<body name='b' mass='-1'/>\n</scene>\n");
+    file.close();
+    QVERIFY(!window.openScene(bad));
+    auto* box = window.findChild<QMessageBox*>("sceneError");
+    QVERIFY(box && box->isVisible());
+    QVERIFY2(box->text().contains("bad.xml:2: mass must be positive"), qPrintable(box->text()));
+    QCOMPARE(window.sceneName(), QString("MF-4"));
+    QVERIFY(waitSimSeconds(window, 0.3, 10000));  // still running behind the dialog
+    box->close();
+    QVERIFY(!MainWindow::recentScenes().contains(QFileInfo(bad).absoluteFilePath()));
+    QVERIFY(MainWindow::recentScenes().value(0) ==
+            QFileInfo(MainWindow::defaultScenePath()).absoluteFilePath());
+  }
+
+  void plotsFollowAProbe() {
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    impetus::app::PlotPanel* plots = window.plots();
+    QVERIFY(plots->picker()->findText("body.hull.z") >= 0);
+    QVERIFY(!window.plotProbe("body.nothing.z"));
+    plots->picker()->setEditText("body.hull.z");
+    QTest::mouseClick(plots->findChild<QAbstractButton*>("plotAdd"), Qt::LeftButton);
+    QCOMPARE(plots->plotted(), QStringList{"body.hull.z"});
+    QVERIFY(waitSimSeconds(window, 1.0));
+    QTest::qWait(100);
+    QVERIFY2(plots->pointCount(0) >= 90, qPrintable(QString::number(plots->pointCount(0))));
+    // The hull's centre rides 0.17 m above the ground (scenes/robots/mf4.xml), settled in a few mm.
+    QVERIFY2(std::abs(plots->lastValue(0) - 0.17) < 0.01,
+             qPrintable(QString::number(plots->lastValue(0))));
+  }
+
+  void aPhysicalJoystickDrivesAndMayBeUnplugged() {
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    // SDL's virtual joystick stands in for a gamepad plugged in now.
+    const int device = SDL_JoystickAttachVirtual(SDL_JOYSTICK_TYPE_GAMECONTROLLER, 4, 4, 0);
+    QVERIFY2(device >= 0, SDL_GetError());
+    SDL_Joystick* pad = SDL_JoystickOpen(device);
+    QVERIFY(pad);
+    QVERIFY(waitSimSeconds(window, 0.2));
+    const double x0 = probe(window, "body.hull.x");
+    QVERIFY(SDL_JoystickSetVirtualAxis(pad, 1, -32767) == 0);  // stick pushed forward
+    QVERIFY(waitSimSeconds(window, 1.0));
+    QVERIFY2(window.console()->joystick("drive")->yValue() > 0.99, "the on-screen stick follows");
+    const double driven = probe(window, "body.hull.x") - x0;
+    QVERIFY2(driven > 0.6 * kTrackSpeed, qPrintable(QString::number(driven)));
+    // Button 1 is the gripper toggle in the MF-4's console.
+    QVERIFY(SDL_JoystickSetVirtualButton(pad, 1, 1) == 0);
+    QVERIFY(
+        QTest::qWaitFor([&] { return window.console()->button("gripper")->isChecked(); }, 2000));
+    QVERIFY(SDL_JoystickSetVirtualButton(pad, 1, 0) == 0);
+    // Unplugged while driving: the robot stops.
+    SDL_JoystickClose(pad);
+    QVERIFY(SDL_JoystickDetachVirtual(device) == 0);
+    QVERIFY(waitSimSeconds(window, 1.0));
+    QCOMPARE(window.console()->joystick("drive")->yValue(), 0.0);
+    QVERIFY(std::abs(probe(window, "body.hull.vx")) < 0.01);
+    QVERIFY(window.console()->button("gripper")->isChecked());  // toggles keep their state
+  }
+
+  void onboardCamerasPictureInPictureOverlaysAndScreenshot() {
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    QVERIFY(waitSimSeconds(window, 0.3));
+    ViewportWidget* vp = window.viewport();
+
+    // Overlays: every contact point gives 4 lines, joint axes one per joint.
+    window.setOverlayLayers(impetus::render::DebugOverlay::kContactPoints |
+                            impetus::render::DebugOverlay::kJointAxes);
+    renderNow(window);
+    const impetus::app::Snapshot s = window.lastSnapshot();
+    QVERIFY(!s.contacts.empty());
+    QCOMPARE(window.overlay().lineCount(), unsigned(4 * s.contacts.size() + s.joints.size()));
+
+    // The picture in picture shows the gripper camera in the top-right corner.
+    window.setPictureInPicture("gripper_camera");
+    QImage image = renderNow(window);
+    QVERIFY(image.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/operator_pip.png"));
+    osg::Camera* pip = vp->sceneView().pictureInPictureCamera();
+    QVERIFY(pip && pip->getViewport()->width() > 100);
+    const QRgb pipCorner = image.pixel(image.width() - 12, 12);
+    window.setPictureInPicture("");
+    const QRgb plainCorner = renderNow(window).pixel(image.width() - 12, 12);
+    QVERIFY2(pipCorner != plainCorner, "the corner shows another view");
+
+    // Onboard: the main camera sits where the drive camera is mounted on the hull.
+    window.setCamera("drive_camera");
+    QVERIFY(
+        renderNow(window).save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/operator_drive_camera.png"));
+    const osg::Vec3d eye = osg::Vec3d() * vp->sceneView().camera()->getInverseViewMatrix();
+    const double hx = probe(window, "body.hull.x");
+    QVERIFY2(std::abs(eye.x() - (hx + 0.36)) < 0.02 && std::abs(eye.z() - 0.29) < 0.02,
+             qPrintable(QString("eye %1 %2 %3").arg(eye.x()).arg(eye.y()).arg(eye.z())));
+    window.setCamera("orbit");
+    window.setOverlayLayers(0);
+    renderNow(window);
+
+    // The screenshot the README shows (the orbit camera behind the robot).
+    const QString path = QString(IMPETUS_TEST_OUTPUT_DIR) + "/operator_mf4.png";
+    QVERIFY(window.saveScreenshot(path));
+    QImage saved(path);
+    QCOMPARE(saved.size(), vp->grabFramebuffer().size());
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/operator_window.png"));
+  }
+};
+
+int main(int argc, char** argv) {
+  ViewportWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QStandardPaths::setTestModeEnabled(true);
+  QApplication::setOrganizationName("ImpetusTest");
+  OperatorAppTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "operator_app_test.moc"
