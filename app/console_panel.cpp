@@ -332,6 +332,21 @@ void ConsolePanel::showRecordedInput(std::span<const double> channels) {
   for (size_t i = 0; i < values_.size() && i < channels.size(); ++i) values_[i] = channels[i];
 }
 
+void ConsolePanel::adoptInput(std::span<const double> channels) {
+  showRecordedInput(channels);
+  for (Control& c : controls_) {
+    if (c.desc.kind == ControlDesc::Kind::Joystick) {
+      static_cast<JoystickWidget*>(c.widget)->showValue(0.0, 0.0);
+      for (int i : c.channels)
+        if (i >= 0 && size_t(i) < values_.size()) values_[size_t(i)] = 0.0;
+    } else if (c.desc.kind == ControlDesc::Kind::Button) {
+      static_cast<QAbstractButton*>(c.widget)->setDown(false);
+      if (c.channels.at(0) >= 0) values_[size_t(c.channels[0])] = 0.0;
+    }
+  }
+  emit inputChanged();
+}
+
 void ConsolePanel::setInteractive(bool on) {
   interactive_ = on;
   keysDown_.clear();

@@ -38,6 +38,9 @@ class ConsolePanel : public QWidget {
   /// Replays: shows a recorded input frame and ignores the operator.
   void showRecordedInput(std::span<const double> channels);
   void setInteractive(bool on);
+  /// Takes over a recorded input frame as the operator's own: switches and sliders keep their
+  /// recorded state, sticks and push buttons start released.
+  void adoptInput(std::span<const double> channels);
 
   /// Widgets by control name (GUI tests drive them like an operator).
   JoystickWidget* joystick(const QString& name) const;

@@ -18,6 +18,9 @@
 #include "console_panel.h"
 #include "impetus/probes/probe.h"
 #include "plot_panel.h"
+#include "replay_session.h"
+#include "replay_timeline.h"
+#include "session_browser.h"
 #include "viewport_widget.h"
 
 namespace impetus::app {
@@ -145,6 +148,8 @@ void MainWindow::buildMenus() {
   QAction* shot = view->addAction("Save &screenshot…", this, &MainWindow::screenshotDialog);
   shot->setShortcut(QKeySequence(Qt::Key_F12));
 
+  buildSessionUi();
+
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About Impetus", this, &MainWindow::showAbout);
 }
@@ -218,8 +223,17 @@ bool MainWindow::openScene(const QString& path) {
   }
   const bool paused = snapshot_.paused && !scenePath_.isEmpty() &&
                       QFileInfo(path) == QFileInfo(scenePath_);  // a reset keeps the pause
+  closeReplay(false);
   sim_.stop();
   scenePath_ = path;
+  presentScene(scene);
+  runLive(std::make_unique<Simulation>(std::move(scene)), paused);
+  statusBar()->showMessage(QString("Opened %1").arg(path), 3000);
+  rememberScene(path);
+  return true;
+}
+
+void MainWindow::presentScene(const LoadedScene& scene) {
   sceneName_ = scene.name;
   cameras_ = scene.cameras;
   bodyNames_.clear();
@@ -242,18 +256,17 @@ bool MainWindow::openScene(const QString& path) {
     const Vec3 c = scene.world->body(followBody_).position;
     viewport_->sceneView().setOrbit({c.x(), c.y(), c.z()}, 5.0, -2.4, 0.5);
   }
+  setWindowTitle(QString("Impetus - %1").arg(QString::fromStdString(sceneName_)));
+}
 
+void MainWindow::runLive(std::unique_ptr<Simulation> simulation, bool paused) {
   const double speed = speedGroup_->checkedAction()->data().toDouble();
-  sim_.start(std::make_unique<Simulation>(std::move(scene)), paused);
+  sim_.start(std::move(simulation), paused);
   sim_.setSpeed(speed);
   sim_.setInput(console_->channelValues());
   snapshot_ = sim_.snapshot();
   rtfSimTime_ = snapshot_.time;
   rtfClock_.restart();
-  setWindowTitle(QString("Impetus - %1").arg(QString::fromStdString(sceneName_)));
-  statusBar()->showMessage(QString("Opened %1").arg(path), 3000);
-  rememberScene(path);
-  return true;
 }
 
 int MainWindow::bodyIndex(const QString& name) const {
@@ -303,7 +316,9 @@ void MainWindow::onFrame() {
                                 ? QString("joystick: %1").arg(QString::fromStdString(pad.name))
                                 : QString("no joystick"));
   }
-  if (sim_.hasSimulation()) {
+  if (replay_) {
+    onReplayFrame();
+  } else if (sim_.hasSimulation()) {
     snapshot_ = sim_.snapshot();
     presenter_.update(snapshot_.positions, snapshot_.orientations);
     console_->showIndicators(snapshot_.indicators);
@@ -323,10 +338,18 @@ void MainWindow::onFrame() {
   }
   updateStatus();
   viewport_->update();
+  lastFrameWorkSeconds_ = frameClock_.nsecsElapsed() * 1e-9;
   emit frameDone();
 }
 
 void MainWindow::updateStatus() {
+  updateRecordingStatus();
+  if (replay_) {  // kinematic playback: no physics runs
+    statusTime_->setText(
+        QString("t = %1 s  x%2").arg(snapshot_.time, 0, 'f', 2).arg(replay_->speed()));
+    statusPhysics_->clear();
+    return;
+  }
   if (!sim_.hasSimulation()) {
     statusTime_->setText(QString("frame %1").arg(viewport_->framesRendered()));
     return;

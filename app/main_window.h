@@ -24,6 +24,9 @@ namespace impetus::app {
 
 class ConsolePanel;
 class PlotPanel;
+class ReplaySession;
+class ReplayTimeline;
+class SessionBrowser;
 class ViewportWidget;
 
 class MainWindow : public QMainWindow {
@@ -64,13 +67,33 @@ class MainWindow : public QMainWindow {
   bool saveScreenshot(const QString& path);
   /// Adds a probe to the plots (false and a status message if the scene has no such probe).
   bool plotProbe(const QString& probe);
+  // Sessions (main_window_sessions.cpp).
+  /// Where recordings go: $IMPETUS_SESSIONS_DIR, else the application's data folder.
+  static QString sessionsDirectory();
+  /// Starts recording the live simulation as `operatorName` (false and a message on failure).
+  bool startRecording(const QString& operatorName);
+  /// Stops recording; the file written, or empty if none was running.
+  QString stopRecording();
+  /// The session browser (shown, non-modal).
+  SessionBrowser* showSessionBrowser();
+  /// Replays a session file (kinematic playback); on error shows it and keeps the live scene.
+  bool openReplay(const QString& path);
+  /// Back to the live scene (`reopen`: the scene open before the replay).
+  void closeReplay(bool reopen = true);
+  /// Turns the replay into a live session from its current moment.
+  bool takeControl();
+  ReplaySession* replay() const { return replay_.get(); }
+  ReplayTimeline* timeline() const { return timeline_; }
+
   /// The scene file opened when none is given (the MF-4).
   static QString defaultScenePath();
   /// Most recent first.
   static QStringList recentScenes();
 
   // Frame timing (status bar, frame benchmark).
-  double lastFrameSeconds() const { return lastFrameSeconds_; }
+  double lastFrameSeconds() const { return lastFrameSeconds_; }  ///< interval to the previous
+  /// GUI-thread time of the last frame's update (snapshot, scene graph, panels; not the draw).
+  double lastFrameWorkSeconds() const { return lastFrameWorkSeconds_; }
   long long frames() const { return frames_; }
   long long lateFrames() const { return lateFrames_; }
 
@@ -85,6 +108,12 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void buildDocks();
+  void buildSessionUi();
+  void presentScene(const LoadedScene& scene);
+  void runLive(std::unique_ptr<Simulation> simulation, bool paused);
+  void onReplayFrame();
+  void updateRecordingStatus();
+  void recordToggled(bool on);
   void rebuildCameraMenus();
   void rebuildRecentMenu();
   void rememberScene(const QString& path);
@@ -122,6 +151,13 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu_ = nullptr;
   QActionGroup* speedGroup_ = nullptr;
 
+  // Sessions.
+  std::unique_ptr<ReplaySession> replay_;
+  ReplayTimeline* timeline_ = nullptr;
+  QAction* recordAction_ = nullptr;
+  QLabel* statusRecording_ = nullptr;
+  QString operatorName_;
+
   // Status bar.
   QLabel* statusTime_ = nullptr;
   QLabel* statusPhysics_ = nullptr;
@@ -132,6 +168,7 @@ class MainWindow : public QMainWindow {
   double rtfSimTime_ = 0.0;
   double realTimeFactor_ = 0.0;
   double lastFrameSeconds_ = 0.0;
+  double lastFrameWorkSeconds_ = 0.0;
   long long frames_ = 0;
   long long lateFrames_ = 0;
 };

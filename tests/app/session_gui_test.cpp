@@ -1,0 +1,191 @@
+// Session recording and replay in the window, as an instructor uses them (issue #9): record with
+// the elapsed time shown, find the session in the browser, replay it on the timeline (seek, play
+// at x8, frame step; the console shows what the operator did) and take control from a moment.
+#include <QAbstractButton>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <cmath>
+
+#include "console_panel.h"
+#include "gui_test_support.h"
+#include "impetus/session/session_reader.h"
+#include "joystick_widget.h"
+#include "replay_session.h"
+#include "replay_timeline.h"
+#include "session_browser.h"
+
+using namespace gui_test;
+
+namespace {
+
+/// The translation the presenter draws a body at (float, as OSG holds it).
+osg::Vec3d drawnAt(MainWindow& window, const char* body) {
+  return window.presenter().bodyNode(window.bodyIndex(body))->getMatrix().getTrans();
+}
+
+}  // namespace
+
+class SessionGuiTest : public QObject {
+  Q_OBJECT
+  QTemporaryDir sessions_;
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(sessions_.isValid());
+    qputenv("IMPETUS_SESSIONS_DIR", sessions_.path().toUtf8());
+    QDir().mkpath(IMPETUS_TEST_OUTPUT_DIR);
+  }
+
+  void recordBrowseReplayAndTakeControl() {
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    QVERIFY(waitSimSeconds(window, 0.2));
+
+    // Record: drive forward 1.5 s, close the gripper, stop.
+    QVERIFY(window.startRecording("Alice"));
+    auto* status = window.findChild<QLabel*>("recordingStatus");
+    QVERIFY(status->text().contains("REC"));
+    impetus::app::JoystickWidget* drive = window.console()->joystick("drive");
+    const QPoint c = drive->rect().center();
+    QTest::mousePress(drive, Qt::LeftButton, Qt::NoModifier, c);
+    QTest::mouseMove(drive, c - QPoint(0, drive->height()), 5);
+    QVERIFY(waitSimSeconds(window, 1.5));
+    QTest::mouseRelease(drive, Qt::LeftButton, Qt::NoModifier, c);
+    QTest::mouseClick(window.console()->button("gripper"), Qt::LeftButton);
+    QVERIFY(waitSimSeconds(window, 1.0));
+    QVERIFY2(status->text().contains("REC 0:02") && status->text().contains("Alice"),
+             qPrintable(status->text()));
+    const double recorded = window.simulation().snapshot().recordedSeconds;
+    const QString path = window.stopRecording();
+    QVERIFY(QFileInfo::exists(path));
+    QVERIFY(!status->text().contains("REC"));
+
+    // The browser lists it: date, scene, duration, operator, end.
+    impetus::app::SessionBrowser* browser = window.showSessionBrowser();
+    QTableWidget* table = browser->table();
+    QCOMPARE(table->rowCount(), 1);
+    using B = impetus::app::SessionBrowser;
+    QCOMPARE(table->item(0, B::kScene)->text(), QString("MF-4"));
+    QCOMPARE(table->item(0, B::kOperator)->text(), QString("Alice"));
+    QCOMPARE(table->item(0, B::kEnd)->text(), QString("complete"));
+    const double listed = table->item(0, B::kDuration)->text().split(' ')[0].toDouble();
+    QVERIFY2(std::abs(listed - recorded) < 0.11, qPrintable(table->item(0, B::kDuration)->text()));
+    QVERIFY(!table->item(0, B::kDate)->text().isEmpty());
+    QVERIFY(browser->grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/session_browser.png"));
+    QTest::mouseClick(browser->findChild<QPushButton*>("replaySession"), Qt::LeftButton);
+    QVERIFY(window.replay());
+
+    // The timeline: seek 1 s in -> the recorded poses are drawn, the stick shows the push.
+    impetus::app::ReplaySession* replay = window.replay();
+    impetus::app::ReplayTimeline* timeline = window.timeline();
+    QVERIFY(timeline->isVisible());
+    impetus::SessionReader reader(path.toStdString());
+    const std::int64_t first = reader.info().firstStep;
+    timeline->slider()->setValue(100);
+    QCOMPARE(replay->position(), first + 100);
+    renderNow(window);
+    const auto poses = reader.posesAt(first + 100);
+    QVERIFY(poses);
+    const int hull = window.bodyIndex("hull");
+    const impetus::Vec3 recordedHull = poses->second[size_t(hull)].position;
+    QVERIFY(
+        (drawnAt(window, "hull") - osg::Vec3d(recordedHull.x(), recordedHull.y(), recordedHull.z()))
+            .length() < 1e-6);
+    QCOMPARE(window.console()->joystick("drive")->yValue(), 1.0);
+    QVERIFY(!window.console()->button("gripper")->isChecked());  // closed at 1.5 s, not yet
+    QVERIFY(!window.console()->joystick("drive")->isEnabled());  // the operator's, not ours
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/session_replay.png"));
+
+    // Frame step: one 40 ms frame.
+    QTest::mouseClick(timeline->findChildren<QToolButton*>().at(2), Qt::LeftButton);  // forward
+    QCOMPARE(replay->position(), first + 104);
+
+    // Play from the start at x8: the whole recording passes in an eighth of its duration.
+    timeline->slider()->setValue(0);
+    timeline->speedBox()->setCurrentIndex(timeline->speedBox()->findData(8.0));
+    QElapsedTimer wall;
+    wall.start();
+    QTest::mouseClick(timeline->playButton(), Qt::LeftButton);
+    QVERIFY(replay->playing());
+    QVERIFY(QTest::qWaitFor([&] { return !replay->playing(); }, 5000));  // stops at the end
+    const double rate = double(reader.endStep() - first) * 0.01 / (wall.nsecsElapsed() * 1e-9);
+    QVERIFY2(rate > 5.5 && rate < 10.0, qPrintable(QString::number(rate)));  // x8, 40 ms frames
+    QCOMPARE(replay->position(), reader.endStep());
+    QVERIFY(window.console()->button("gripper")->isChecked());
+
+    // Take control at a recorded frame 2 s in (stick released, gripper closed): the live state
+    // is the recorded one bit for bit, the gripper switch stays closed, and the trainee drives on.
+    const auto later = reader.posesAt(first + 200);
+    QVERIFY(later);
+    timeline->slider()->setValue(int(later->first - first));
+    QTest::mouseClick(timeline->takeControlButton(), Qt::LeftButton);
+    QVERIFY(!window.replay());
+    QVERIFY(!timeline->isVisible());
+    const impetus::app::Snapshot live = window.lastSnapshot();
+    QCOMPARE(live.stepIndex, later->first);
+    for (size_t b = 0; b < live.positions.size(); ++b) {
+      QVERIFY(live.positions[b] == later->second[b].position);
+      QVERIFY(live.orientations[b].coeffs() == later->second[b].orientation.coeffs());
+    }
+    QVERIFY(window.console()->button("gripper")->isChecked());
+    QCOMPARE(window.console()->channelValues()[1], 0.0);  // drive.y released
+    window.viewport()->setFocus();
+    const double x0 = probe(window, "body.hull.x");
+    QTest::keyPress(window.viewport(), Qt::Key_W);
+    QVERIFY(waitSimSeconds(window, 1.0));
+    QTest::keyRelease(window.viewport(), Qt::Key_W);
+    QVERIFY2(probe(window, "body.hull.x") > x0 + 0.5, "the trainee drives from there");
+    QVERIFY(probe(window, "joint.jaw_left.position") > 0.055);  // and the jaws stayed closed
+  }
+
+  void damagedFilesAreListedAndRefusedWithTheirError() {
+    QFile bad(sessions_.path() + "/notes.session");
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("this is not a session\n");
+    bad.close();
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    impetus::app::SessionBrowser* browser = window.showSessionBrowser();
+    int row = -1;
+    for (int r = 0; r < browser->table()->rowCount(); ++r)
+      if (browser->pathAt(r).endsWith("notes.session")) row = r;
+    QVERIFY(row >= 0);
+    const QString end = browser->table()->item(row, impetus::app::SessionBrowser::kEnd)->text();
+    QVERIFY2(end.startsWith("cannot be read:") && end.contains("notes.session"), qPrintable(end));
+    browser->close();
+    QVERIFY(!window.openReplay(bad.fileName()));
+    auto* box = window.findChild<QMessageBox*>("sessionError");
+    QVERIFY(box && box->isVisible());
+    QVERIFY2(box->text().contains("notes.session"), qPrintable(box->text()));
+    QVERIFY(!window.replay());
+    QVERIFY(waitSimSeconds(window, 0.2, 10000));  // the live scene keeps running
+    box->close();
+  }
+};
+
+int main(int argc, char** argv) {
+  ViewportWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QStandardPaths::setTestModeEnabled(true);
+  QApplication::setOrganizationName("ImpetusTest");
+  SessionGuiTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "session_gui_test.moc"
