@@ -364,11 +364,12 @@ void MainWindow::updateStatus() {
   QString state = snapshot_.failure.empty()
                       ? (snapshot_.paused ? " (paused)" : "")
                       : QString(" STOPPED: %1").arg(QString::fromStdString(snapshot_.failure));
-  statusTime_->setText(QString("t = %1 s  x%2  RTF %3%4")
-                           .arg(snapshot_.time, 0, 'f', 2)
-                           .arg(snapshot_.speed)
-                           .arg(realTimeFactor_, 0, 'f', 2)
-                           .arg(state));
+  statusTime_->setText(
+      QString("t = %1 s  x%2  RTF %3%4")
+          .arg(snapshot_.time, 0, 'f', 2)
+          .arg(snapshot_.speed)
+          .arg(realTimeFactor_ > 0.0 ? QString::number(realTimeFactor_, 'f', 2) : QString("-"))
+          .arg(state));
   statusPhysics_->setText(QString("physics %1 ms/frame  iterations %2  contacts %3")
                               .arg(1000.0 * snapshot_.physicsSecondsPerFrame, 0, 'f', 2)
                               .arg(snapshot_.iterations)

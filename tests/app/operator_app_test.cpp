@@ -312,6 +312,7 @@ class OperatorAppTest : public QObject {
     window.setPictureInPicture("gripper_camera");
     QImage image = renderNow(window);
     QVERIFY(image.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/operator_pip.png"));
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/operator_window_pip.png"));
     osg::Camera* pip = vp->sceneView().pictureInPictureCamera();
     QVERIFY(pip && pip->getViewport()->width() > 100);
     const QRgb pipCorner = image.pixel(image.width() - 12, 12);

@@ -93,6 +93,26 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"<scene>\n<include file='/dev/zero'/>\n</scene>",
                  "bad.xml:2: cannot include '/dev/zero': not a regular file"},
         BadScene{"<scene>\n<frobnicate/>\n</scene>", "bad.xml:2: unknown element <frobnicate>"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='h' "
+                 "type='revolute' axis='0 0 1'/></body>\n<sensor type='sonar' name='s' "
+                 "body='b'/>\n</scene>",
+                 "bad.xml:3: sensor 's': unknown type 'sonar'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='h' "
+                 "type='revolute' axis='0 0 1'/></body>\n<sensor type='encoder' name='s' "
+                 "joint='nope'/>\n</scene>",
+                 "bad.xml:3: sensor 's': unknown joint 'nope'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='h' "
+                 "type='revolute' axis='0 0 1'/></body>\n<sensor type='imu' name='s' "
+                 "body='nope'/>\n</scene>",
+                 "bad.xml:3: sensor 's': unknown body 'nope'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='h' "
+                 "type='revolute' axis='0 0 1'/></body>\n<sensor type='force_torque' name='s' "
+                 "body='b'/>\n</scene>",
+                 "bad.xml:3: sensor 's': a force_torque sensor takes a joint, not a body"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='h' "
+                 "type='revolute' axis='0 0 1'/></body>\n<sensor type='imu' name='s' body='b'/>\n"
+                 "<sensor type='contact' name='s' body='b'/>\n</scene>",
+                 "bad.xml:4: duplicate sensor name 's'"},
         BadScene{"<scene>\n<body name='b' mass='1' colour='red'/>\n</scene>",
                  "bad.xml:2: unknown attribute 'colour' on <body>"},
         BadScene{"<scene>\n<body mass='1'/>\n</scene>", "bad.xml:2: <body> needs attribute 'name'"},

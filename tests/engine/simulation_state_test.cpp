@@ -97,15 +97,22 @@ TEST(ResumeFromState, WithoutTheSavedContactsTheRunDiverges) {
   StateWriter noContacts;
   world.saveState(noContacts);
   std::vector<std::uint8_t> bytes = noContacts.take();
-  const std::uint32_t tag = stateTag("CNTC");
-  size_t at = 0;
-  for (size_t i = 0; i + 4 <= bytes.size(); ++i)
-    if (std::memcmp(bytes.data() + i, &tag, 4) == 0) at = i;
-  ASSERT_GT(at, 0u);
-  bytes.resize(at + 4);
+  auto lastTag = [&](std::uint32_t tag) {
+    size_t at = 0;
+    for (size_t i = 0; i + 4 <= bytes.size(); ++i)
+      if (std::memcmp(bytes.data() + i, &tag, 4) == 0) at = i;
+    return at;
+  };
+  const size_t contacts = lastTag(stateTag("CNTC")), sensors = lastTag(stateTag("SENS"));
+  ASSERT_GT(contacts, 0u);
+  ASSERT_GT(sensors, contacts);
+  const std::vector<std::uint8_t> sensorSection(bytes.begin() + std::ptrdiff_t(sensors),
+                                                bytes.end());
+  bytes.resize(contacts + 4);
   const std::uint64_t zero = 0;
   bytes.insert(bytes.end(), reinterpret_cast<const std::uint8_t*>(&zero),
                reinterpret_cast<const std::uint8_t*>(&zero) + 8);
+  bytes.insert(bytes.end(), sensorSection.begin(), sensorSection.end());
   StateReader in(bytes);
   world.loadState(in);
   EXPECT_TRUE(world.contacts().empty());

@@ -212,7 +212,29 @@ void World::updateDerived() {
   for (RigidBody& b : bodies_) b.updateDerived();
 }
 
+Sensor& World::addSensor(std::unique_ptr<Sensor> sensor) {
+  if (findSensor(sensor->name()))
+    throw std::invalid_argument("duplicate sensor name '" + sensor->name() + "'");
+  sensor->update(*this, 0.0);
+  sensors_.push_back(std::move(sensor));
+  return *sensors_.back();
+}
+
+const Sensor* World::findSensor(const std::string& name) const {
+  for (const auto& s : sensors_)
+    if (s->name() == name) return s.get();
+  return nullptr;
+}
+
 StepStatus World::step(double dt) {
+  const StepStatus status = stepDynamics(dt);
+  if (status.ok)
+    for (const auto& s : sensors_)
+      s->update(*this, dt);  // ARCHITECTURE: "... positions -> sensors"
+  return status;
+}
+
+StepStatus World::stepDynamics(double dt) {
   if (failed_) return {false, failure_};
   if (!(dt > 0.0) || !std::isfinite(dt)) return {false, "step: dt must be positive and finite"};
   const int n = std::max(settings_.solver.substeps, 1);

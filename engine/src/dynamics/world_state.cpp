@@ -96,6 +96,9 @@ void World::saveState(StateWriter& out) const {
   out.tag(stateTag("CNTC"));
   out.put(static_cast<std::uint64_t>(contacts_.size()));
   for (const ContactPoint& c : contacts_) saveContact(out, c);
+  out.tag(stateTag("SENS"));
+  out.put(static_cast<std::uint64_t>(sensors_.size()));
+  for (const auto& s : sensors_) s->saveState(out);
 }
 
 void World::loadState(StateReader& in) {
@@ -137,6 +140,9 @@ void World::loadState(StateReader& in) {
   contacts_.clear();
   for (std::uint64_t i = 0; i < contacts; ++i)
     contacts_.push_back(loadContact(in, bodyCount(), motorCount()));
+  in.expect(stateTag("SENS"), "sensors");
+  StateReader::requireSame(in.get<std::uint64_t>(), sensors_.size(), "sensors");
+  for (auto& s : sensors_) s->loadState(in);
   failed_ = false;
   failure_.clear();
   if (!checkFinite()) throw StateError("state: " + failure_);

@@ -38,6 +38,9 @@ std::vector<std::string> probeNames(const World& world) {
   for (int i = 0; i < world.motorCount(); ++i)
     for (const char* q : kMotorQuantities)
       names.push_back("motor." + world.motor(i).name() + "." + q);
+  for (int i = 0; i < world.sensorCount(); ++i)
+    for (const char* q : world.sensor(i).components())
+      names.push_back("sensor." + world.sensor(i).name() + "." + q);
   return names;
 }
 
@@ -85,7 +88,18 @@ Probe resolveProbe(World& world, const std::string& name) {
     if (quantity == "current") return [m] { return m->current(); };
     unknown(name, "motors have angle speed torque voltage current");
   }
-  unknown(name, "kind must be body, joint or motor");
+  if (kind == "sensor") {
+    const Sensor* sensor = world.findSensor(object);
+    if (!sensor) unknown(name, "no sensor named '" + object + "'");
+    const int index = sensor->componentIndex(quantity);
+    if (index < 0) {
+      std::string list;
+      for (const char* c : sensor->components()) list += std::string(list.empty() ? "" : " ") + c;
+      unknown(name, "this sensor has " + list);
+    }
+    return [sensor, index] { return sensor->value(index); };
+  }
+  unknown(name, "kind must be body, joint, motor or sensor");
 }
 
 }  // namespace impetus

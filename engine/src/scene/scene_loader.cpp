@@ -65,13 +65,16 @@ class Loader {
       out_.name = text(root, "name").value_or("scene");
       out_.world = std::make_unique<World>();
     }
-    static const std::set<std::string> known = {"world", "material", "pair",   "body",    "include",
-                                                "motor", "repeater", "scheme", "console", "camera"};
+    static const std::set<std::string> known = {"world",   "material", "pair",     "body",
+                                                "include", "motor",    "repeater", "sensor",
+                                                "scheme",  "console",  "camera"};
     for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement())
       if (!known.count(e->Name()) || (included && std::string(e->Name()) == "world"))
-        fail(e, std::string("unknown element <") + e->Name() +
-                    "> (expected one of: " + (included ? "" : "world, ") +
-                    "material, pair, body, include, motor, repeater, scheme, console, camera)");
+        fail(
+            e,
+            std::string("unknown element <") + e->Name() +
+                "> (expected one of: " + (included ? "" : "world, ") +
+                "material, pair, body, include, motor, repeater, sensor, scheme, console, camera)");
     // Order of building: settings and materials, track motors (geoms refer to them), bodies and
     // includes, material pairs, then what refers to joints and bodies.
     for (const XMLElement* e = root->FirstChildElement("world"); e;
@@ -99,6 +102,9 @@ class Loader {
     for (const XMLElement* e = root->FirstChildElement("repeater"); e;
          e = e->NextSiblingElement("repeater"))
       readRepeater(e);
+    for (const XMLElement* e = root->FirstChildElement("sensor"); e;
+         e = e->NextSiblingElement("sensor"))
+      readSensor(e);
     for (const XMLElement* e = root->FirstChildElement("camera"); e;
          e = e->NextSiblingElement("camera"))
       readCamera(e);
@@ -452,6 +458,35 @@ class Loader {
     const double k = number(e, "ratio");
     guarded(e, [&] {
       out_.world->addRepeater(*motor, *joint, k);
+      return 0;
+    });
+  }
+
+  void readSensor(const XMLElement* e) {
+    allow(e, {"type", "name", "joint", "body"});
+    const std::string type = required(e, "type"), name = required(e, "name");
+    const SensorType* kind = sensorTypeFromName(type);
+    if (!kind)
+      fail(e, "sensor '" + name + "': unknown type '" + type +
+                  "' (expected force_torque, encoder, imu or contact)");
+    const bool onJoint = *kind == SensorType::ForceTorque || *kind == SensorType::Encoder;
+    const Joint* joint = nullptr;
+    BodyId body = -1;
+    if (onJoint) {
+      if (e->Attribute("body"))
+        fail(e, "sensor '" + name + "': a " + type + " sensor takes a joint, not a body");
+      const std::string jointName = required(e, "joint");
+      joint = out_.world->findJoint(jointName);
+      if (!joint) fail(e, "sensor '" + name + "': unknown joint '" + jointName + "'");
+    } else {
+      if (e->Attribute("joint"))
+        fail(e, "sensor '" + name + "': a " + type + " sensor takes a body, not a joint");
+      const std::string bodyName = required(e, "body");
+      body = out_.world->findBody(bodyName);
+      if (body < 0) fail(e, "sensor '" + name + "': unknown body '" + bodyName + "'");
+    }
+    guarded(e, [&] {
+      out_.world->addSensor(makeSensor(*kind, name, joint, body));
       return 0;
     });
   }

@@ -24,6 +24,7 @@
 #include "impetus/dynamics/rigid_body.h"
 #include "impetus/dynamics/step_statistics.h"
 #include "impetus/joints/joint.h"
+#include "impetus/sensors/sensor.h"
 #include "impetus/solver/row_buffer.h"
 #include "impetus/solver/sequential_impulse_solver.h"
 #include "impetus/solver/solver_settings.h"
@@ -110,6 +111,12 @@ class World {
   /// Advances the world by dt seconds (in settings().solver.substeps internal steps).
   StepStatus step(double dt);
 
+  /// Mounts a sensor (read after every step); throws std::invalid_argument on a duplicate name.
+  Sensor& addSensor(std::unique_ptr<Sensor> sensor);
+  int sensorCount() const { return static_cast<int>(sensors_.size()); }
+  const Sensor& sensor(int i) const { return *sensors_.at(static_cast<size_t>(i)); }
+  const Sensor* findSensor(const std::string& name) const;  ///< nullptr if absent
+
   int bodyCount() const { return static_cast<int>(bodies_.size()); }
   RigidBody& body(BodyId id) { return bodies_.at(static_cast<size_t>(id)); }
   const RigidBody& body(BodyId id) const { return bodies_.at(static_cast<size_t>(id)); }
@@ -147,6 +154,7 @@ class World {
   void checkJointBodies(const std::string& name, BodyId parent, BodyId child,
                         const Vec3& axis) const;
   StepStatus substep(double dt);
+  StepStatus stepDynamics(double dt);
   void integrateVelocities(double dt);
   void prepareRows(double dt, bool positionPhase);
   void addContactRows(double dt);
@@ -165,6 +173,7 @@ class World {
   WorldSettings settings_;
   std::vector<RigidBody> bodies_;
   std::vector<std::unique_ptr<Joint>> joints_;
+  std::vector<std::unique_ptr<Sensor>> sensors_;
   struct MotorEntry {
     std::unique_ptr<DcMotor> motor;
     Joint* joint;              ///< nullptr for a track drive

@@ -4,6 +4,7 @@
 //   body.NAME.{x,y,z,vx,vy,vz,wx,wy,wz,roll,pitch,yaw}   (m, m/s, rad/s, rad)
 //   joint.NAME.{position,rate,force}                     (rad or m, rad/s or m/s, N m or N)
 //   motor.NAME.{angle,speed,torque,voltage,current}       (rotor side: rad, rad/s, N m, 1, A)
+//   sensor.NAME.COMPONENT                                (impetus/sensors/sensor.h)
 
 #include <functional>
 #include <string>
