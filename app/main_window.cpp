@@ -337,7 +337,7 @@ void MainWindow::onFrame() {
       overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions);
   }
   updateStatus();
-  viewport_->update();
+  viewport_->requestFrame();
   lastFrameWorkSeconds_ = frameClock_.nsecsElapsed() * 1e-9;
   emit frameDone();
 }
@@ -381,6 +381,10 @@ void MainWindow::updateStatus() {
 }
 
 void MainWindow::togglePause() {
+  if (replay_) {  // Space plays and pauses a replay too
+    replay_->setPlaying(!replay_->playing());
+    return;
+  }
   const bool paused = !snapshot_.paused;
   sim_.setPaused(paused);
   snapshot_.paused = paused;  // until the thread publishes
@@ -389,6 +393,10 @@ void MainWindow::togglePause() {
 }
 
 void MainWindow::singleStep() {
+  if (replay_) {  // and `.` steps it one frame
+    replay_->stepFrames(1);
+    return;
+  }
   if (!snapshot_.paused) togglePause();
   sim_.requestStep();
 }

@@ -106,7 +106,7 @@ class SimulationThread {
   std::vector<double> frameStepSeconds_;             ///< the last frame's step times (ring)
   size_t frameStepCursor_ = 0;
   std::string failure_;
-  long long lateSteps_ = 0;
+  std::atomic<long long> lateSteps_{0};  ///< written by the thread, published by either
 
   // Pacing (thread only).
   Clock::time_point anchorWall_;

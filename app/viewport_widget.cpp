@@ -28,6 +28,15 @@ ViewportWidget::ViewportWidget(QWidget* parent)
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(false);
   setMinimumSize(320, 240);
+  connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
+    if (presentClock_.isValid()) lastPresentSeconds_ = presentClock_.nsecsElapsed() * 1e-9;
+    presentClock_.invalidate();
+  });
+}
+
+void ViewportWidget::requestFrame() {
+  if (!presentClock_.isValid()) presentClock_.start();
+  update();
 }
 
 ViewportWidget::~ViewportWidget() {

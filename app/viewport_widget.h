@@ -2,6 +2,7 @@
 // Hosts the OpenSceneGraph view in a Qt widget (the osgQt pattern): OSG renders into the widget's
 // framebuffer object through an embedded graphics window; Qt input is forwarded to OSG's queue.
 
+#include <QElapsedTimer>
 #include <QOpenGLWidget>
 #include <memory>
 
@@ -21,8 +22,12 @@ class ViewportWidget : public QOpenGLWidget {
   render::SceneView& sceneView() { return *view_; }
   /// Frames rendered so far (the GUI tests wait on it).
   long long framesRendered() const { return frames_; }
-  /// Wall time of the last paintGL (OSG cull + draw), seconds.
+  /// Wall time of the last paintGL (OSG cull + draw calls), seconds.
   double lastPaintSeconds() const { return lastPaintSeconds_; }
+  /// Asks for a frame; the time until it is on screen (draw, read-back, composition) is measured.
+  void requestFrame();
+  /// Wall time from the last requestFrame() to its frameSwapped, seconds.
+  double lastPresentSeconds() const { return lastPresentSeconds_; }
 
  protected:
   void initializeGL() override;
@@ -42,6 +47,8 @@ class ViewportWidget : public QOpenGLWidget {
   std::unique_ptr<render::SceneView> view_;
   long long frames_ = 0;
   double lastPaintSeconds_ = 0.0;
+  double lastPresentSeconds_ = 0.0;
+  QElapsedTimer presentClock_;
 };
 
 }  // namespace impetus::app

@@ -110,9 +110,11 @@ class SessionGuiTest : public QObject {
     QVERIFY(!window.console()->joystick("drive")->isEnabled());  // the operator's, not ours
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/session_replay.png"));
 
-    // Frame step: one 40 ms frame.
+    // Frame step: one 40 ms frame (the forward button, or `.` as when live).
     QTest::mouseClick(timeline->findChildren<QToolButton*>().at(2), Qt::LeftButton);  // forward
     QCOMPARE(replay->position(), first + 104);
+    window.singleStep();
+    QCOMPARE(replay->position(), first + 108);
 
     // Play from the start at x8: the whole recording passes in an eighth of its duration.
     timeline->slider()->setValue(0);

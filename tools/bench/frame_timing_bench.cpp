@@ -1,7 +1,8 @@
 // Frame timing of the operator application (issue #8): the real window with the MF-4 scene,
 // driven around by a scripted drive joystick, for a given wall time (default 60 s). Per 40 ms frame
 // it records the frame interval, the physics time of the frame's steps (simulation thread), the
-// GUI thread's update and the OSG draw (paintGL); it prints their distributions and the share of
+// GUI thread's update, the OSG draw calls (paintGL) and the time from the frame's request until
+// Qt has composed it on screen (frameSwapped); it prints their distributions and the share of
 // frames that miss their 40 ms slot (interval > 50 ms). Under Xvfb the GL is software (llvmpipe).
 //   frame_timing_bench [SECONDS] [SCENE.xml]
 #include <QApplication>
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   if (!window.openScene(scene)) return 1;
   impetus::app::JoystickWidget* drive = window.console()->joystick("drive");
 
-  Series interval, physics, update, draw;
+  Series interval, physics, update, draw, present;
   long long late = 0;
   QElapsedTimer wall;
   wall.start();
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
       physics.values.push_back(window.lastSnapshot().physicsSecondsPerFrame);
       update.values.push_back(window.lastFrameWorkSeconds());
       draw.values.push_back(window.viewport()->lastPaintSeconds());
+      present.values.push_back(window.viewport()->lastPresentSeconds());
       if (window.lastFrameSeconds() > 0.050) ++late;
     }
     if (t >= seconds) app.quit();
@@ -84,5 +86,6 @@ int main(int argc, char** argv) {
   print("physics per frame", physics);
   print("GUI update per frame", update);
   print("OSG draw per frame", draw);
+  print("request to on screen", present);
   return 0;
 }
