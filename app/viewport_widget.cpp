@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
+#include <algorithm>
 
 namespace impetus::app {
 namespace {
@@ -50,7 +51,11 @@ void ViewportWidget::setDefaultSurfaceFormat() {
   QSurfaceFormat format;
   format.setDepthBufferSize(24);
   format.setStencilBufferSize(8);
-  format.setSamples(4);
+  // 4x multisampling smooths edges; on software GL (no GPU) it costs about 10 ms a frame to
+  // present (tools/bench/frame_timing_bench): IMPETUS_GL_SAMPLES=0 turns it off.
+  bool ok = false;
+  const int samples = qEnvironmentVariableIntValue("IMPETUS_GL_SAMPLES", &ok);
+  format.setSamples(ok ? std::max(0, samples) : 4);
   QSurfaceFormat::setDefaultFormat(format);
 }
 

@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup-deps.sh
 jobs=$(nproc)
+# ccache keys on paths relative to the checkout, so every clone shares one cache.
+export CCACHE_BASEDIR="$(pwd)" CCACHE_NOHASHDIR=1
 start=$(date +%s)
 
 echo "== release build"

@@ -7,6 +7,7 @@
 //   frame_timing_bench [SECONDS] [SCENE.xml]
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QSurfaceFormat>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
@@ -77,6 +78,7 @@ int main(int argc, char** argv) {
   });
   QApplication::exec();
   const double simSeconds = window.simulation().snapshot().time - simStart;
+  std::printf("gl_samples: %d\n", QSurfaceFormat::defaultFormat().samples());
   std::printf("scene: %s\nwall_seconds: %.1f\nsim_seconds: %.1f\nframes: %zu\n",
               qPrintable(window.sceneName()), wall.nsecsElapsed() * 1e-9, simSeconds,
               interval.values.size());
