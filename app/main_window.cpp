@@ -323,16 +323,7 @@ void MainWindow::onFrame() {
     presenter_.update(snapshot_.positions, snapshot_.orientations);
     console_->showIndicators(snapshot_.indicators);
     if (!plots_->plotted().isEmpty()) plots_->append(sim_.takeSamples());
-    render::SceneView& view = viewport_->sceneView();
-    if (cameraMode_ == "orbit" && followBody_ >= 0 &&
-        size_t(followBody_) < snapshot_.positions.size()) {
-      const Vec3& c = snapshot_.positions[size_t(followBody_)];
-      view.setOrbitCenter({c.x(), c.y(), c.z()});
-    }
-    if (const CameraDesc* onboard = findCamera(cameraMode_))
-      view.setOnboardView(cameraToWorld(*onboard));
-    if (const CameraDesc* pip = findCamera(pipCamera_))
-      view.setPictureInPictureView(cameraToWorld(*pip));
+    followCameras();
     if (overlay_.layers())
       overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions);
   }
@@ -340,6 +331,19 @@ void MainWindow::onFrame() {
   viewport_->requestFrame();
   lastFrameWorkSeconds_ = frameClock_.nsecsElapsed() * 1e-9;
   emit frameDone();
+}
+
+void MainWindow::followCameras() {
+  render::SceneView& view = viewport_->sceneView();
+  if (cameraMode_ == "orbit" && followBody_ >= 0 &&
+      size_t(followBody_) < snapshot_.positions.size()) {
+    const Vec3& c = snapshot_.positions[size_t(followBody_)];
+    view.setOrbitCenter({c.x(), c.y(), c.z()});
+  }
+  if (const CameraDesc* onboard = findCamera(cameraMode_))
+    view.setOnboardView(cameraToWorld(*onboard));
+  if (const CameraDesc* pip = findCamera(pipCamera_))
+    view.setPictureInPictureView(cameraToWorld(*pip));
 }
 
 void MainWindow::updateStatus() {

@@ -119,6 +119,8 @@ class MainWindow : public QMainWindow {
   void rememberScene(const QString& path);
   void onFrame();
   void updateStatus();
+  /// Orbit centre on the robot, onboard and picture-in-picture views at the snapshot's poses.
+  void followCameras();
   void openSceneDialog();
   void screenshotDialog();
   void showAbout();

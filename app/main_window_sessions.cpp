@@ -205,16 +205,7 @@ void MainWindow::onReplayFrame() {
   snapshot_.orientations.assign(replay_->orientations().begin(), replay_->orientations().end());
   snapshot_.time = replay_->time();
   snapshot_.stepIndex = replay_->position();
-  render::SceneView& view = viewport_->sceneView();
-  if (cameraMode_ == "orbit" && followBody_ >= 0 &&
-      size_t(followBody_) < snapshot_.positions.size()) {
-    const Vec3& c = snapshot_.positions[size_t(followBody_)];
-    view.setOrbitCenter({c.x(), c.y(), c.z()});
-  }
-  if (const CameraDesc* onboard = findCamera(cameraMode_))
-    view.setOnboardView(cameraToWorld(*onboard));
-  if (const CameraDesc* pip = findCamera(pipCamera_))
-    view.setPictureInPictureView(cameraToWorld(*pip));
+  followCameras();
 }
 
 void MainWindow::closeReplay(bool reopen) {
