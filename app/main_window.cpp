@@ -21,6 +21,7 @@
 #include "replay_session.h"
 #include "replay_timeline.h"
 #include "session_browser.h"
+#include "ui_text.h"
 #include "viewport_widget.h"
 
 namespace impetus::app {
@@ -162,6 +163,7 @@ void MainWindow::rebuildCameraMenus() {
     QAction* a = cameraMenu_->addAction(text, this, [this, mode] { setCamera(mode); });
     a->setCheckable(true);
     a->setChecked(mode == cameraMode_);
+    a->setData(mode);
     modes->addAction(a);
   };
   addMode("&Orbit around the robot", "orbit");
@@ -214,11 +216,8 @@ bool MainWindow::openScene(const QString& path) {
   try {
     scene = loadScene(path.toStdString());
   } catch (const SceneError& e) {
-    auto* box = new QMessageBox(QMessageBox::Critical, "Cannot open scene",
-                                QString::fromStdString(e.what()), QMessageBox::Ok, this);
-    box->setObjectName("sceneError");
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();  // window-modal, does not block the frame timer: the old scene keeps running
+    // The old scene keeps running behind the dialog.
+    showErrorDialog(this, "sceneError", "Cannot open scene", QString::fromStdString(e.what()));
     return false;
   }
   const bool paused = snapshot_.paused && !scenePath_.isEmpty() &&
@@ -427,10 +426,7 @@ void MainWindow::setCamera(const QString& mode) {
     view.setCameraMode(render::SceneView::CameraMode::Orbit);
   }
   for (QAction* a : cameraMenu_->actions())
-    if (a->isCheckable())
-      a->setChecked(a->text().endsWith(mode) ||
-                    (cameraMode_ == "orbit" && a->text().startsWith("&Orbit")) ||
-                    (cameraMode_ == "fly" && a->text() == "&Free fly"));
+    if (a->isCheckable()) a->setChecked(a->data().toString() == cameraMode_);
 }
 
 void MainWindow::setPictureInPicture(const QString& camera) {
@@ -439,6 +435,7 @@ void MainWindow::setPictureInPicture(const QString& camera) {
 }
 
 void MainWindow::setOverlayLayers(unsigned layers) {
+  sim_.setOverlayData(layers != 0);
   overlay_.setLayers(layers);
   overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions);
 }

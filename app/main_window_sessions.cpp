@@ -8,7 +8,6 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
@@ -20,25 +19,10 @@
 #include "replay_session.h"
 #include "replay_timeline.h"
 #include "session_browser.h"
+#include "ui_text.h"
 #include "viewport_widget.h"
 
 namespace impetus::app {
-namespace {
-
-QString clock(double seconds) {
-  const int minutes = int(seconds / 60.0);
-  return QString("%1:%2").arg(minutes).arg(seconds - 60.0 * minutes, 4, 'f', 1, QChar('0'));
-}
-
-void showError(QWidget* parent, const QString& title, const QString& text) {
-  auto* box = new QMessageBox(QMessageBox::Critical, title, text, QMessageBox::Ok, parent);
-  box->setObjectName("sessionError");
-  box->setAttribute(Qt::WA_DeleteOnClose);
-  box->open();
-}
-
-}  // namespace
-
 void MainWindow::buildSessionUi() {
   QMenu* session = menuBar()->addMenu("S&ession");
   recordAction_ = session->addAction("&Record");
@@ -117,7 +101,7 @@ bool MainWindow::startRecording(const QString& operatorName) {
   try {
     sim_.startRecording(path.toStdString(), options);
   } catch (const SessionError& e) {
-    showError(this, "Cannot record", QString::fromStdString(e.what()));
+    showErrorDialog(this, "sessionError", "Cannot record", QString::fromStdString(e.what()));
     recordAction_->setChecked(false);
     return false;
   }
@@ -142,14 +126,14 @@ void MainWindow::updateRecordingStatus() {
   if (replay_) {
     statusRecording_->setStyleSheet("color: #2060c0; font-weight: bold;");
     statusRecording_->setText(QString("REPLAY %1  %2")
-                                  .arg(clock(replay_->time()))
+                                  .arg(minutesSeconds(replay_->time(), 1))
                                   .arg(replay_->playing() ? "playing" : "paused"));
     return;
   }
   if (snapshot_.recording) {
     statusRecording_->setStyleSheet("color: #c00000; font-weight: bold;");
     statusRecording_->setText(
-        QString("● REC %1  %2").arg(clock(snapshot_.recordedSeconds), operatorName_));
+        QString("● REC %1  %2").arg(minutesSeconds(snapshot_.recordedSeconds, 1), operatorName_));
   } else {
     statusRecording_->setStyleSheet("");
     statusRecording_->setText(snapshot_.recordingError.empty()
@@ -177,7 +161,8 @@ bool MainWindow::openReplay(const QString& path) {
   try {
     replay = std::make_unique<ReplaySession>(path.toStdString());
   } catch (const SessionError& e) {
-    showError(this, "Cannot replay session", QString::fromStdString(e.what()));
+    showErrorDialog(this, "sessionError", "Cannot replay session",
+                    QString::fromStdString(e.what()));
     return false;
   }
   sim_.stop();  // the live scene (and a recording of it) ends here
@@ -224,7 +209,7 @@ bool MainWindow::takeControl() {
   try {
     simulation = replay_->takeControl();
   } catch (const SessionError& e) {
-    showError(this, "Cannot take control", QString::fromStdString(e.what()));
+    showErrorDialog(this, "sessionError", "Cannot take control", QString::fromStdString(e.what()));
     return false;
   }
   const std::string sceneFile = replay_->info().sceneFile;

@@ -9,16 +9,9 @@
 #include <QStyle>
 #include <QToolButton>
 
+#include "ui_text.h"
+
 namespace impetus::app {
-namespace {
-
-QString clock(double seconds) {
-  const int minutes = int(seconds / 60.0);
-  return QString("%1:%2").arg(minutes).arg(seconds - 60.0 * minutes, 5, 'f', 2, QChar('0'));
-}
-
-}  // namespace
-
 ReplayTimeline::ReplayTimeline(QWidget* parent) : QWidget(parent) {
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(6, 2, 6, 2);
@@ -88,8 +81,8 @@ void ReplayTimeline::showPosition(std::int64_t step, bool playing) {
     play_->setChecked(playing);
     play_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
   }
-  time_->setText(
-      QString("%1 / %2").arg(clock(double(step) * step_)).arg(clock(double(end_) * step_)));
+  time_->setText(QString("%1 / %2").arg(minutesSeconds(double(step) * step_, 2),
+                                        minutesSeconds(double(end_) * step_, 2)));
 }
 
 }  // namespace impetus::app

@@ -236,14 +236,16 @@ void SimulationThread::publish() {
     s.orientations.push_back(b.orientation);
   }
   for (const auto& read : indicators_) s.indicators.push_back(read ? read() : 0.0);
-  const double dt = world.lastSubstepDuration();
-  for (const ContactPoint& c : world.contacts()) {
-    const RigidBody& b = world.body(c.bodyB);
-    s.contacts.push_back({b.position + b.orientation * c.localB, c.normal, c.normalImpulse / dt});
-  }
-  for (int i = 0; i < world.jointCount(); ++i) {
-    const JointPose pose = world.joint(i).pose(world.bodies());
-    s.joints.push_back({pose.anchorA, pose.frameA.col(0)});
+  if (overlayData_) {
+    const double dt = world.lastSubstepDuration();
+    for (const ContactPoint& c : world.contacts()) {
+      const RigidBody& b = world.body(c.bodyB);
+      s.contacts.push_back({b.position + b.orientation * c.localB, c.normal, c.normalImpulse / dt});
+    }
+    for (int i = 0; i < world.jointCount(); ++i) {
+      const JointPose pose = world.joint(i).pose(world.bodies());
+      s.joints.push_back({pose.anchorA, pose.frameA.col(0)});
+    }
   }
   const StepStatistics& st = world.statistics();
   s.iterations = st.velocityIterations;

@@ -57,6 +57,9 @@ class SimulationThread {
   /// The latest published state (a copy).
   Snapshot snapshot() const;
 
+  /// Whether snapshots carry contact points and joint axes (only the debug overlays draw them).
+  void setOverlayData(bool on) { overlayData_ = on; }
+
   /// The probes sampled after every step (throws std::invalid_argument naming an unknown one).
   void setPlotProbes(const std::vector<std::string>& names);
   /// Samples gathered since the last call (at most the last 60 s).
@@ -84,6 +87,7 @@ class SimulationThread {
   std::thread thread_;
   std::atomic<bool> quit_{false};
   std::atomic<bool> hasSimulation_{false};
+  std::atomic<bool> overlayData_{false};
 
   // Commands from the GUI (guarded by commandMutex_).
   mutable std::mutex commandMutex_;

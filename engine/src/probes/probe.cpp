@@ -13,13 +13,6 @@ namespace {
   throw std::invalid_argument("probe '" + name + "': " + what);
 }
 
-/// Roll, pitch, yaw (x, y, z Tait-Bryan, rad) of a body's orientation.
-Vec3 rollPitchYaw(const Quat& q) {
-  const Mat3 r = q.toRotationMatrix();
-  const double pitch = std::asin(std::clamp(-r(2, 0), -1.0, 1.0));
-  return {std::atan2(r(2, 1), r(2, 2)), pitch, std::atan2(r(1, 0), r(0, 0))};
-}
-
 constexpr const char* kBodyQuantities[] = {"x",  "y",  "z",  "vx",   "vy",    "vz",
                                            "wx", "wy", "wz", "roll", "pitch", "yaw"};
 constexpr const char* kJointQuantities[] = {"position", "rate", "force"};

@@ -2,9 +2,6 @@
 // a - g in the body frame, a from the velocity change over the step (the engine's velocities are
 // step averages, so this is the step's mean acceleration); the gyro the body-frame angular
 // velocity; plus roll, pitch, yaw.
-#include <algorithm>
-#include <cmath>
-
 #include "impetus/dynamics/world.h"
 #include "impetus/session/state_stream.h"
 #include "sensor_kinds.h"
@@ -29,9 +26,8 @@ class ImuSensor : public Sensor {
       values_[size_t(i)] = specific[i];
       values_[size_t(3 + i)] = gyro[i];
     }
-    values_[6] = std::atan2(r(2, 1), r(2, 2));
-    values_[7] = std::asin(std::clamp(-r(2, 0), -1.0, 1.0));
-    values_[8] = std::atan2(r(1, 0), r(0, 0));
+    const Vec3 angles = rollPitchYaw(b.orientation);
+    for (int i = 0; i < 3; ++i) values_[size_t(6 + i)] = angles[i];
   }
 
  private:

@@ -2,6 +2,7 @@
 // Fixed-size math types of the engine (Eigen, double precision) and the few rotation helpers the
 // integrator and the joints share.
 
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/Core>
@@ -32,6 +33,13 @@ inline Quat rotationFromVector(const Vec3& theta) {
   }
   const double angle = std::sqrt(a2);
   return Quat(Eigen::AngleAxisd(angle, theta / angle));
+}
+
+/// Roll, pitch, yaw (x, y, z Tait-Bryan angles, rad) of an orientation: probes and the IMU.
+inline Vec3 rollPitchYaw(const Quat& q) {
+  const Mat3 r = q.toRotationMatrix();
+  const double pitch = std::asin(std::clamp(-r(2, 0), -1.0, 1.0));
+  return {std::atan2(r(2, 1), r(2, 2)), pitch, std::atan2(r(1, 0), r(0, 0))};
 }
 
 /// q(t + dt) for angular velocity w (world frame, rad/s): exp(w dt) * q, renormalised.
