@@ -1,0 +1,100 @@
+// Impetus in the side-by-side benchmark: default WorldSettings (the engine as users get it).
+#include "peer_factories.h"
+
+#include <sstream>
+
+#include "impetus/dynamics/world.h"
+#include "impetus/joints/revolute_joint.h"
+#include "impetus/joints/spherical_joint.h"
+
+namespace peers {
+namespace {
+
+using impetus::World;
+
+class ImpetusPeer final : public PeerEngine {
+ public:
+  std::string label() const override { return "Impetus"; }
+  std::string settings() const override {
+    const impetus::SolverSettings s;
+    std::ostringstream o;
+    o << "defaults: " << s.velocityIterations << " velocity iterations (stop at "
+      << s.impulseTolerance << " N s), " << s.positionIterations << " position iterations, "
+      << s.substeps << " substep";
+    return o.str();
+  }
+  void build(const BenchScene& scene) override {
+    impetus::WorldSettings settings;
+    settings.gravity = impetus::Vec3(0, 0, scene.gravity);
+    world_ = std::make_unique<World>(settings);
+    dt_ = scene.dt;
+    world_->materials()[0].friction = scene.friction;
+    if (scene.ground) {
+      impetus::ShapeDesc plane;
+      plane.type = impetus::ShapeType::Plane;
+      world_->addShape(World::kGround, plane);
+    }
+    ids_.clear();
+    for (const BenchBody& b : scene.bodies) {
+      impetus::RigidBodyDesc d;
+      d.name = b.name;
+      d.mass = b.mass;
+      d.inertia = b.inertia.asDiagonal();
+      d.position = b.position;
+      const impetus::BodyId id = world_->addBody(d);
+      ids_.push_back(id);
+      if (!scene.collisions) continue;
+      impetus::ShapeDesc s;
+      switch (b.shape) {
+        case ShapeKind::Box:
+          s.type = impetus::ShapeType::Box;
+          s.size = b.boxSize;
+          break;
+        case ShapeKind::Sphere:
+          s.type = impetus::ShapeType::Sphere;
+          s.radius = b.radius;
+          break;
+        case ShapeKind::Capsule:
+          s.type = impetus::ShapeType::Capsule;  // along local z
+          s.radius = b.radius;
+          s.length = b.length;
+          s.orientation = impetus::Quat::FromTwoVectors(impetus::Vec3::UnitZ(),
+                                                        impetus::Vec3::Unit(b.capsuleAxis));
+          break;
+      }
+      world_->addShape(id, s);
+    }
+    for (const BenchJoint& j : scene.joints) {
+      const impetus::BodyId parent = j.parent >= 0 ? ids_[j.parent] : World::kGround;
+      const impetus::BodyId child = ids_[j.child];
+      if (j.kind == JointKind::Ball) {
+        world_->addJoint<impetus::SphericalJoint>(j.name, parent, child, j.anchor);
+      } else {
+        auto& hinge =
+            world_->addJoint<impetus::RevoluteJoint>(j.name, parent, child, j.anchor, j.axis);
+        hinge.limit = {j.limited, j.lower, j.upper};
+      }
+    }
+  }
+  void step() override { world_->step(dt_); }
+  void read(std::vector<BodyState>& states) override {
+    states.resize(ids_.size());
+    for (size_t i = 0; i < ids_.size(); ++i) {
+      const impetus::RigidBody& b = world_->body(ids_[i]);
+      states[i] = {b.position, b.orientation, b.linearVelocity, b.angularVelocity};
+    }
+  }
+
+ private:
+  std::unique_ptr<World> world_;
+  std::vector<impetus::BodyId> ids_;
+  double dt_ = 0.01;
+};
+
+}  // namespace
+
+std::unique_ptr<PeerEngine> makeImpetusPeer() {
+  return std::make_unique<ImpetusPeer>();
+}
+
+}  // namespace peers
