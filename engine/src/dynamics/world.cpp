@@ -40,6 +40,7 @@ World& World::operator=(World&&) noexcept = default;
 
 World::World(WorldSettings settings)
     : settings_(settings), collision_(std::make_unique<CollisionWorld>()) {
+  rows_.setCacheActiveSets(true);  // the velocity rows are iterated; the position rows are not
   RigidBodyDesc ground;
   ground.name = "world";
   ground.type = BodyType::Static;

@@ -123,7 +123,9 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
     r.responseRotor = rotorInverseInertia[static_cast<size_t>(r.rotor)] * r.rotorJacobian;
   }
   matrices_.clear();
+  activeSets_.clear();
   for (RowBlock& block : blocks_) {
+    block.activeSets = -1;
     const ConstraintRow* rows = &rows_[static_cast<size_t>(block.first)];
     if (block.count == 1) {
       const double k = coupling(rows[0], rows[0]) + rows[0].softness;
@@ -132,6 +134,10 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
     }
     block.matrices = static_cast<int>(matrices_.size());
     BlockMatrices& m = matrices_.emplace_back();
+    if (cacheActiveSets_ && block.kind == BlockKind::Limited) {
+      block.activeSets = static_cast<int>(activeSets_.size());
+      activeSets_.emplace_back().ready = 0;
+    }
     // A block's rows share their two bodies and rotor, and K is symmetric.
     for (int i = 0; i < block.count; ++i) {
       const ConstraintRow& a = rows[i];

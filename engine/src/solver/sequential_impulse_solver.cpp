@@ -69,8 +69,8 @@ inline double ballRadius(const RowBlock& block, const ConstraintRow* rows) {
 /// One pass over an N-row block solved jointly; returns max |dp|. N is a compile-time size so
 /// the block products are fixed-size (a 3-row point block does not pay for a 6x6 product).
 template <int N>
-double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ConstraintRow* rows,
-                    SolverVelocity* bodies, double* rotors) {
+double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ActiveSetInverses* sets,
+                    ConstraintRow* rows, SolverVelocity* bodies, double* rotors) {
   using Vector = Eigen::Matrix<double, N, 1>;
   ConstraintRow* r = rows + block.first;
   // All rows of a block act on the same two bodies (and rotor).
@@ -102,15 +102,30 @@ double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ConstraintRow
       for (int i = 0; i < N; ++i) freeRow[i] = true;
       for (int j = 0; j < nb; ++j)
         if (!(mask & (1 << j))) freeRow[bounded[j]] = false;
-      Eigen::Matrix<double, N, N> a = Eigen::Matrix<double, N, N>::Identity();
       Vector rhs = Vector::Zero();
-      for (int i = 0; i < N; ++i) {
-        if (!freeRow[i]) continue;  // released rows: impulse 0 (identity row, zero right side)
-        rhs(i) = b(i);
-        for (int j = 0; j < N; ++j) a(i, j) = freeRow[j] ? k(i, j) : 0.0;
-        a(i, i) += ridge;
+      for (int i = 0; i < N; ++i)
+        if (freeRow[i]) rhs(i) = b(i);  // released rows: impulse 0 (identity row, zero right side)
+      const auto activeSetMatrix = [&] {
+        Eigen::Matrix<double, N, N> a = Eigen::Matrix<double, N, N>::Identity();
+        for (int i = 0; i < N; ++i) {
+          if (!freeRow[i]) continue;
+          for (int j = 0; j < N; ++j) a(i, j) = freeRow[j] ? k(i, j) : 0.0;
+          a(i, i) += ridge;
+        }
+        return a;
+      };
+      Vector candidate;
+      if (sets) {
+        ActiveSetInverses& cache = sets[block.activeSets];
+        if (!(cache.ready & (1u << mask))) {
+          cache.inverse[mask].template topLeftCorner<N, N>() =
+              activeSetMatrix().ldlt().solve(Eigen::Matrix<double, N, N>::Identity());
+          cache.ready = static_cast<std::uint16_t>(cache.ready | (1u << mask));
+        }
+        candidate = cache.inverse[mask].template topLeftCorner<N, N>() * rhs;
+      } else {
+        candidate = activeSetMatrix().ldlt().solve(rhs);
       }
-      const Vector candidate = a.ldlt().solve(rhs);
       const Vector after = residual + k * (candidate - old);  // J v + ... - target once applied
       bool valid = true;
       for (int j = 0; j < nb; ++j) {
@@ -157,19 +172,20 @@ double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ConstraintRow
   return largest;
 }
 
-inline double solveMultiRow(const RowBlock& block, const BlockMatrices& m, ConstraintRow* rows,
-                            SolverVelocity* bodies, double* rotors) {
+inline double solveMultiRow(const RowBlock& block, const BlockMatrices& m, ActiveSetInverses* sets,
+                            ConstraintRow* rows, SolverVelocity* bodies, double* rotors) {
+  if (block.activeSets < 0) sets = nullptr;
   switch (block.count) {
     case 2:
-      return solveBlockOf<2>(block, m, rows, bodies, rotors);
+      return solveBlockOf<2>(block, m, sets, rows, bodies, rotors);
     case 3:
-      return solveBlockOf<3>(block, m, rows, bodies, rotors);
+      return solveBlockOf<3>(block, m, sets, rows, bodies, rotors);
     case 4:
-      return solveBlockOf<4>(block, m, rows, bodies, rotors);
+      return solveBlockOf<4>(block, m, sets, rows, bodies, rotors);
     case 5:
-      return solveBlockOf<5>(block, m, rows, bodies, rotors);
+      return solveBlockOf<5>(block, m, sets, rows, bodies, rotors);
     default:
-      return solveBlockOf<6>(block, m, rows, bodies, rotors);
+      return solveBlockOf<6>(block, m, sets, rows, bodies, rotors);
   }
 }
 
@@ -193,7 +209,8 @@ void solveBlockSubset(RowBuffer& buffer, std::span<const int> blockIndices,
     if (block.count == 1)
       solveRow(block, rows, bodies.data(), rotorSpeeds.data());
     else
-      solveMultiRow(block, matrices[block.matrices], rows, bodies.data(), rotorSpeeds.data());
+      solveMultiRow(block, matrices[block.matrices], buffer.activeSets().data(), rows,
+                    bodies.data(), rotorSpeeds.data());
   }
 }
 
@@ -207,6 +224,7 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   double* rotors = rotorSpeeds.data();
   const std::span<const RowBlock> blocks = buffer.blocks();
   const BlockMatrices* matrices = buffer.matrices().data();
+  ActiveSetInverses* sets = buffer.activeSets().data();
   if (blocks.empty()) {
     result.converged = true;
     return result;
@@ -216,7 +234,7 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     for (const RowBlock& block : blocks) {
       const double dp = block.count == 1
                             ? solveRow(block, rows, v, rotors)
-                            : solveMultiRow(block, matrices[block.matrices], rows, v, rotors);
+                            : solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors);
       largest = std::max(largest, dp);
     }
     result.iterations = it + 1;

@@ -63,6 +63,16 @@ struct BlockMatrices {
   BlockMatrix inverseEquality;  ///< Mixed: inverse of the leading equality corner
 };
 
+/// A Limited block's active-set matrices inverted, each the first time an iteration tries that
+/// set in this step: K is fixed within a step, the iterations only change the right side, so a
+/// resting manifold pays one matrix-vector product per iteration instead of a factorisation.
+struct ActiveSetInverses {
+  ActiveSetInverses() {}               // matrices filled on demand
+  static constexpr int kMaxSets = 16;  ///< 2^4 one-sided rows at most
+  BlockMatrix inverse[kMaxSets];
+  std::uint16_t ready = 0;  ///< bit m: inverse[m] holds active set m
+};
+
 struct RowBlock {
   int first = 0;  ///< rows [first, first + count)
   int count = 1;  ///< 1..kMaxBlockRows
@@ -73,6 +83,7 @@ struct RowBlock {
   int boundRow = -1;              ///< row whose impulse scales the bound, or -1
   double inverseK = 0.0;          ///< single-row blocks: 1 / (J M^-1 J^T + softness)
   int matrices = -1;              ///< multi-row blocks: index into RowBuffer::matrices()
+  int activeSets = -1;            ///< Limited blocks of an iterated buffer: index into activeSets()
 };
 
 }  // namespace impetus

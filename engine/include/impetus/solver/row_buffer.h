@@ -21,7 +21,11 @@ class RowBuffer {
     rows_.clear();
     blocks_.clear();
     matrices_.clear();
+    activeSets_.clear();
   }
+  /// Buffers solved over many iterations keep each Limited block's active-set inverses (a buffer
+  /// solved once, like a position-pass joint, would only pay for them).
+  void setCacheActiveSets(bool cache) { cacheActiveSets_ = cache; }
   /// Appends `count` zeroed rows over bodies a, b as one block; returns the first row's index.
   int addBlock(BlockKind kind, int count, int bodyA, int bodyB);
   /// Merges the last `blocks` blocks (same two bodies, <= kMaxBlockRows rows) into one block of
@@ -41,12 +45,15 @@ class RowBuffer {
   std::span<RowBlock> blocks() { return blocks_; }
   std::span<const RowBlock> blocks() const { return blocks_; }
   std::span<const BlockMatrices> matrices() const { return matrices_; }
+  std::span<ActiveSetInverses> activeSets() { return activeSets_; }
   int rowCount() const { return static_cast<int>(rows_.size()); }
 
  private:
   std::vector<ConstraintRow> rows_;
   std::vector<RowBlock> blocks_;
   std::vector<BlockMatrices> matrices_;
+  std::vector<ActiveSetInverses> activeSets_;
+  bool cacheActiveSets_ = false;
 };
 
 }  // namespace impetus
