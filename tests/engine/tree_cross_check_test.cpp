@@ -92,7 +92,9 @@ TEST(TreeCrossCheck, FiveLinkChainAgreesWithTheMaximalCoordinateEngine) {
   const double leapfrog1ms = largestAngleDifference(0.001, zigzag, true);
   const double leapfrog2ms = largestAngleDifference(0.002, zigzag, true);
   RecordProperty("leapfrog_difference_deg_1ms", std::to_string(leapfrog1ms / kDeg));
-  EXPECT_LT(leapfrog1ms, 0.01 * kDeg);        // measured 0.0069 degrees
+  // Measured 0.0107 degrees with the joints solved exactly (EqualityTree; 0.0069 before, when
+  // 20 sweeps left the velocity rows slightly unconverged): what remains is the position pass.
+  EXPECT_LT(leapfrog1ms, 0.02 * kDeg);
   EXPECT_GT(leapfrog2ms / leapfrog1ms, 3.0);  // second order: 4 in the limit
 }
 

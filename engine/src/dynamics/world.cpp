@@ -388,6 +388,7 @@ JointBuildContext World::buildContext(double dt, bool positionPhase) const {
 
 void World::prepareRows(double dt, bool positionPhase) {
   rows_.clear();
+  rows_.setDirectEqualities(settings_.solver.directJoints);
   const JointBuildContext ctx = buildContext(dt, positionPhase);
   for (auto& j : joints_) {
     if (positionPhase)

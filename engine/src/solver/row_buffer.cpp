@@ -172,6 +172,9 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
           if (i >= e || j >= e) m.inverseEquality(i, j) = 0.0;
     }
   }
+  treeActive_ = false;
+  for (RowBlock& block : blocks_) block.direct = false;
+  if (directEqualities_) treeActive_ = tree_.build(rows_, blocks_, bodies, rotorInverseInertia);
 }
 
 }  // namespace impetus

@@ -229,9 +229,12 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     result.converged = true;
     return result;
   }
+  EqualityTree* tree = buffer.equalityTree();
   for (int it = 0; it < maxIterations; ++it) {
-    double largest = 0.0;
+    // The tree's joints as one exact block, then the rest (contacts, limits, loops...) one by one.
+    double largest = tree ? tree->solve(buffer.rows(), blocks, bodies, rotorSpeeds) : 0.0;
     for (const RowBlock& block : blocks) {
+      if (block.direct) continue;
       const double dp = block.count == 1
                             ? solveRow(block, rows, v, rotors)
                             : solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors);

@@ -84,6 +84,7 @@ struct RowBlock {
   double inverseK = 0.0;          ///< single-row blocks: 1 / (J M^-1 J^T + softness)
   int matrices = -1;              ///< multi-row blocks: index into RowBuffer::matrices()
   int activeSets = -1;            ///< Limited blocks of an iterated buffer: index into activeSets()
+  bool direct = false;            ///< solved exactly with the other blocks of the EqualityTree
 };
 
 }  // namespace impetus

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "impetus/solver/constraint_row.h"
+#include "impetus/solver/equality_tree.h"
 
 namespace impetus {
 
@@ -26,6 +27,10 @@ class RowBuffer {
   /// Buffers solved over many iterations keep each Limited block's active-set inverses (a buffer
   /// solved once, like a position-pass joint, would only pay for them).
   void setCacheActiveSets(bool cache) { cacheActiveSets_ = cache; }
+  /// Solve the equality blocks that form a tree exactly (EqualityTree) instead of sweeping them.
+  void setDirectEqualities(bool direct) { directEqualities_ = direct; }
+  /// The tree of direct blocks of the last finalize, or nullptr when there is none.
+  EqualityTree* equalityTree() { return treeActive_ ? &tree_ : nullptr; }
   /// Appends `count` zeroed rows over bodies a, b as one block; returns the first row's index.
   int addBlock(BlockKind kind, int count, int bodyA, int bodyB);
   /// Merges the last `blocks` blocks (same two bodies, <= kMaxBlockRows rows) into one block of
@@ -54,6 +59,9 @@ class RowBuffer {
   std::vector<BlockMatrices> matrices_;
   std::vector<ActiveSetInverses> activeSets_;
   bool cacheActiveSets_ = false;
+  bool directEqualities_ = false;
+  bool treeActive_ = false;
+  EqualityTree tree_;
 };
 
 }  // namespace impetus

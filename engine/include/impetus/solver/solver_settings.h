@@ -12,6 +12,9 @@ struct SolverSettings {
   double impulseTolerance = 1e-10;  ///< stop when every |dp| is below this (unit: N s)
   double timeBudget = 0.0;  ///< wall-clock limit for the velocity iterations (unit: s); 0 = none
   bool warmStart = true;    ///< start from the previous step's accumulated impulses
+  /// Solve the joints whose bodies form a tree exactly, in linear time, as one block of each
+  /// iteration (EqualityTree); false sweeps them joint by joint like every other block.
+  bool directJoints = true;
   /// Fixed iteration counts, no tolerance or time exits: re-simulation is bit for bit.
   bool deterministic = false;
   double positionCorrectionFactor = 1.0;  ///< share of the position error removed per step (0..1]
