@@ -6,6 +6,7 @@
 #include <new>
 
 #include "impetus/joints/revolute_joint.h"
+#include "impetus/joints/spherical_joint.h"
 #include "impetus/scene/scene_loader.h"
 #include "impetus/scenes/closed_loop.h"
 #include "impetus/scenes/hinge_chain.h"
@@ -92,6 +93,57 @@ TEST(Allocation, AStackAtRestStepsWithoutAllocating) {
 
 namespace impetus {
 namespace {
+
+TEST(Allocation, TheMf4DrivesTurnsItsArmAndGraspsWithoutAllocating) {
+  // The full MF-4 scene (tracks, geared arm with limits, gripper with a repeater, sensors): drive
+  // forward while swinging the arm, then close the gripper and turn.
+  LoadedScene s = loadScene(std::string(IMPETUS_SCENES_DIR) + "/mf4.xml");
+  std::vector<double> channels(s.console.channels().size(), 0.0);  // drive.x drive.y arm.x ...
+  // A 4 s cycle: warm-up runs it twice (the contact buffers grow to the cycle's most contacts),
+  // then a third cycle is counted.
+  int step = 0;
+  const auto run = [&] {
+    const int phase = step++ % 400;
+    channels[1] = 1.0;                         // drive forward
+    channels[3] = phase % 200 < 100 ? 1 : -1;  // arm up and down
+    channels[5] = phase > 150 ? 1.0 : 0.0;     // gripper closes
+    channels[0] = phase > 250 ? 0.5 : 0.0;     // and turns
+    s.scheme->step(channels, s.step);
+    ASSERT_TRUE(s.world->step(s.step).ok);
+  };
+  EXPECT_EQ(allocationsWhile(800, 400, run), 0);
+}
+
+TEST(Allocation, ARagdollFallingOnTheGroundStepsWithoutAllocating) {
+  // Ball joints, limited hinges solved as one exact tree (EqualityTree), contacts coming and
+  // going as the limbs land: the tree's buffers are reused once they have grown.
+  World world;
+  ShapeDesc ground;
+  ground.type = ShapeType::Plane;
+  world.addShape(World::kGround, ground);
+  BodyId previous = World::kGround;
+  for (int i = 0; i < 6; ++i) {  // a limp 6-link chain of capsules and boxes, pinned at one end
+    RigidBodyDesc d;
+    d.name = "limb" + std::to_string(i);
+    d.mass = 1.0 + i;
+    d.inertia = scenes::boxInertia(d.mass, Vec3(0.3, 0.08, 0.08));
+    d.position = Vec3(0.3 * i + 0.15, 0, 0.6);
+    const BodyId id = world.addBody(d);
+    ShapeDesc box;
+    box.size = Vec3(0.3, 0.08, 0.08);
+    world.addShape(id, box);
+    if (i % 2 == 0) {
+      world.addJoint<SphericalJoint>("ball" + std::to_string(i), previous, id,
+                                     Vec3(0.3 * i, 0, 0.6));
+    } else {
+      auto& hinge = world.addJoint<RevoluteJoint>("hinge" + std::to_string(i), previous, id,
+                                                  Vec3(0.3 * i, 0, 0.6), Vec3::UnitY());
+      hinge.limit = {true, -1.0, 1.0};
+    }
+    previous = id;
+  }
+  EXPECT_EQ(allocationsWhile(150, 300, [&] { ASSERT_TRUE(world.step(0.01).ok); }), 0);
+}
 
 TEST(Allocation, TheIkBlockSolvesWithoutAllocating) {
   // A two-link arm teleoperated through the scheme's ik block (tree coordinates + IK each step).

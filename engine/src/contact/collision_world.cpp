@@ -296,7 +296,8 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
       c.normal = -toVec3(p.m_normalWorldOnB);  // Bullet's normal points from B to A
       c.separation = p.getDistance();
       orthonormalBasis(c.normal, c.tangent1, c.tangent2);
-      const Material mat = materials.combine(oa->material(p.m_index0), ob->material(p.m_index1));
+      const ContactCoefficients mat =
+          materials.coefficients(oa->material(p.m_index0), ob->material(p.m_index1));
       const ShapeDesc* sa = oa->shape(p.m_index0);
       const ShapeDesc* sb = ob->shape(p.m_index1);
       const ShapeDesc* track =

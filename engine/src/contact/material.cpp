@@ -37,18 +37,32 @@ void MaterialTable::setPair(int a, int b, const Material& combined) {
   pairs_[{std::min(a, b), std::max(a, b)}] = combined;
 }
 
+ContactCoefficients MaterialTable::coefficients(int a, int b) const {
+  const auto of = [](const Material& m) {
+    return ContactCoefficients{m.friction, m.restitution, m.rolling, m.spinning};
+  };
+  if (a == b) return of((*this)[a]);
+  if (!pairs_.empty()) {
+    const auto it = pairs_.find({std::min(a, b), std::max(a, b)});
+    if (it != pairs_.end()) return of(it->second);
+  }
+  const Material& x = (*this)[a];
+  const Material& y = (*this)[b];
+  return {std::sqrt(x.friction * y.friction), std::max(x.restitution, y.restitution),
+          std::sqrt(x.rolling * y.rolling), std::sqrt(x.spinning * y.spinning)};
+}
+
 Material MaterialTable::combine(int a, int b) const {
   if (a == b) return (*this)[a];
   const auto it = pairs_.find({std::min(a, b), std::max(a, b)});
   if (it != pairs_.end()) return it->second;
-  const Material& x = (*this)[a];
-  const Material& y = (*this)[b];
+  const ContactCoefficients c = coefficients(a, b);
   Material m;
-  m.name = x.name + "/" + y.name;
-  m.friction = std::sqrt(x.friction * y.friction);
-  m.restitution = std::max(x.restitution, y.restitution);
-  m.rolling = std::sqrt(x.rolling * y.rolling);
-  m.spinning = std::sqrt(x.spinning * y.spinning);
+  m.name = (*this)[a].name + "/" + (*this)[b].name;
+  m.friction = c.friction;
+  m.restitution = c.restitution;
+  m.rolling = c.rolling;
+  m.spinning = c.spinning;
   return m;
 }
 

@@ -122,10 +122,16 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
     r.responseAngularB = b.inverseInertia * r.angularB;
     r.responseRotor = rotorInverseInertia[static_cast<size_t>(r.rotor)] * r.rotorJacobian;
   }
+  // The tree first: its blocks need no matrices of their own (it fails as a whole, unmarking them).
+  treeActive_ = false;
+  for (RowBlock& block : blocks_) block.direct = false;
+  if (directEqualities_) treeActive_ = tree_.build(rows_, blocks_, bodies, rotorInverseInertia);
   matrices_.clear();
   activeSets_.clear();
   for (RowBlock& block : blocks_) {
     block.activeSets = -1;
+    block.matrices = -1;
+    if (block.direct) continue;
     const ConstraintRow* rows = &rows_[static_cast<size_t>(block.first)];
     if (block.count == 1) {
       const double k = coupling(rows[0], rows[0]) + rows[0].softness;
@@ -172,9 +178,6 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
           if (i >= e || j >= e) m.inverseEquality(i, j) = 0.0;
     }
   }
-  treeActive_ = false;
-  for (RowBlock& block : blocks_) block.direct = false;
-  if (directEqualities_) treeActive_ = tree_.build(rows_, blocks_, bodies, rotorInverseInertia);
 }
 
 }  // namespace impetus

@@ -20,6 +20,15 @@ struct Material {
   double spinning = 0.0;     ///< spinning friction arm: torque <= spinning * N (unit: m)
 };
 
+/// The coefficients a contact uses (a Material without its name: looked up every step for every
+/// contact, so it must not copy strings).
+struct ContactCoefficients {
+  double friction = 0.8;
+  double restitution = 0.0;
+  double rolling = 0.0;   ///< (unit: m)
+  double spinning = 0.0;  ///< (unit: m)
+};
+
 class MaterialTable {
  public:
   MaterialTable() { materials_.push_back(Material{"default"}); }
@@ -31,6 +40,8 @@ class MaterialTable {
   void setPair(int a, int b, const Material& combined);
   /// The coefficients for a contact between materials a and b.
   Material combine(int a, int b) const;
+  /// The same coefficients without the name (no allocation: the per-step lookup).
+  ContactCoefficients coefficients(int a, int b) const;
   const Material& operator[](int i) const { return materials_.at(static_cast<size_t>(i)); }
   Material& operator[](int i) { return materials_.at(static_cast<size_t>(i)); }
   int size() const { return static_cast<int>(materials_.size()); }

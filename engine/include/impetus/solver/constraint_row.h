@@ -32,10 +32,11 @@ struct ConstraintRow {
   Vec3 linearB = Vec3::Zero(), angularB = Vec3::Zero();
   double rotorJacobian = 0.0;  ///< J_m on the rotor's speed (1/r for a gear motor)
 
-  // M^-1 J^T, filled by RowBuffer::finalize: how one unit of impulse changes each velocity.
-  Vec3 responseLinearA = Vec3::Zero(), responseAngularA = Vec3::Zero();
-  Vec3 responseLinearB = Vec3::Zero(), responseAngularB = Vec3::Zero();
-  double responseRotor = 0.0;
+  // M^-1 J^T, written by RowBuffer::finalize before any solve: how one unit of impulse changes
+  // each velocity. Not initialised here (rows are rebuilt many times a step).
+  Vec3 responseLinearA, responseAngularA;
+  Vec3 responseLinearB, responseAngularB;
+  double responseRotor;
 
   int bodyA = 0;  ///< solver body index (0 is the static ground)
   int bodyB = 0;
