@@ -383,6 +383,7 @@ JointBuildContext World::buildContext(double dt, bool positionPhase) const {
   ctx.positionPhase = positionPhase;
   ctx.correctionFactor = settings_.solver.positionCorrectionFactor;
   ctx.maxCorrectionSpeed = settings_.solver.maxCorrectionSpeed;
+  ctx.directJoints = settings_.solver.directJoints && !positionPhase;
   return ctx;
 }
 

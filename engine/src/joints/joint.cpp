@@ -128,8 +128,9 @@ void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, Ro
     gear.rotor = slot;
     gear.rotorJacobian = -d.ratio;
     d.gearRow = gearIndex - firstRow_;
-    // The joint's limit rows were added last: solve them with the gear as one exact block.
-    if (first && limit.enabled) rows.mergeLastBlocks(3, BlockKind::Limited);
+    // The joint's limit rows were added last: solve them with the gear as one exact block -
+    // unless the gear goes to the equality tree with its joint, exact there.
+    if (first && limit.enabled && !ctx.directJoints) rows.mergeLastBlocks(3, BlockKind::Limited);
     first = false;
     if (!d.primary) continue;
     const double rotorInertia = 1.0 / ctx.rotorInverseInertia[static_cast<size_t>(slot)];

@@ -39,21 +39,6 @@ int EqualityTree::find(int node) {
   return node;
 }
 
-EqualityTree::Vec6 EqualityTree::jacobianOf(const RowBlock& block,
-                                            std::span<const ConstraintRow> rows, int row,
-                                            int nodeKind, bool sideB) const {
-  const ConstraintRow& r = rows[static_cast<size_t>(block.first + row)];
-  Vec6 j = Vec6::Zero();
-  if (nodeKind == static_cast<int>(NodeKind::Rotor)) {
-    j(0) = r.rotorJacobian;
-  } else if (sideB) {
-    j << r.linearB, r.angularB;
-  } else {
-    j << r.linearA, r.angularA;
-  }
-  return j;
-}
-
 bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
                          std::span<const SolverBodyMass> bodies,
                          std::span<const double> rotorInverseInertia) {
@@ -72,51 +57,88 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     return static_cast<int>(nodes_.size()) - 1;
   };
 
-  // Choose the blocks: equality blocks that keep the body-constraint graph a forest.
+  // Choose the blocks: equality blocks that keep the body-constraint graph a forest. A block
+  // over the same two bodies as the node just made (a joint's gear row after its joint) joins it.
+  const auto usesRotorColumn = [&](const RowBlock& block) {
+    const ConstraintRow& r0 = rows[static_cast<size_t>(block.first)];
+    if (r0.rotor <= 0 || !(rotorInverseInertia[static_cast<size_t>(r0.rotor)] > 0.0)) return false;
+    for (int i = 0; i < block.count; ++i)
+      if (rows[static_cast<size_t>(block.first + i)].rotorJacobian != 0.0) return true;
+    return false;
+  };
+  const auto nodeOf = [&](bool rotor, int index) -> int& {
+    return rotor ? rotorNode_[static_cast<size_t>(index)] : bodyNode_[static_cast<size_t>(index)];
+  };
+  int lastConstraint = -1;
   for (size_t b = 0; b < blocks.size(); ++b) {
     RowBlock& block = blocks[b];
     block.direct = false;
     if (block.kind != BlockKind::Equality) continue;
     const ConstraintRow& r0 = rows[static_cast<size_t>(block.first)];
-    bool usesRotor = false;
-    for (int i = 0; i < block.count; ++i)
-      usesRotor = usesRotor || rows[static_cast<size_t>(block.first + i)].rotorJacobian != 0.0;
-    usesRotor =
-        usesRotor && r0.rotor > 0 && rotorInverseInertia[static_cast<size_t>(r0.rotor)] > 0.0;
-    // Endpoints: (kind, index, existing node or -1).
-    int kinds[3], indices[3], count = 0;
+    const bool usesRotor = usesRotorColumn(block);
+    // Endpoints: bodies that move, and the rotor.
+    bool isRotor[3];
+    int indices[3], count = 0;
     if (isDynamic(bodies[static_cast<size_t>(r0.bodyA)])) {
-      kinds[count] = 0;
+      isRotor[count] = false;
       indices[count++] = r0.bodyA;
     }
     if (r0.bodyB != r0.bodyA && isDynamic(bodies[static_cast<size_t>(r0.bodyB)])) {
-      kinds[count] = 0;
+      isRotor[count] = false;
       indices[count++] = r0.bodyB;
     }
     if (usesRotor) {
-      kinds[count] = 1;
+      isRotor[count] = true;
       indices[count++] = r0.rotor;
     }
     if (count == 0) continue;
-    const auto existing = [&](int k) {
-      return kinds[k] == 0 ? bodyNode_[static_cast<size_t>(indices[k])]
-                           : rotorNode_[static_cast<size_t>(indices[k])];
-    };
+    // Join the previous node: same bodies, room for the rows, and at most a new rotor end.
+    if (lastConstraint >= 0) {
+      Node& last = nodes_[static_cast<size_t>(lastConstraint)];
+      const ConstraintRow& l0 = rows[static_cast<size_t>(last.rows[0])];
+      const bool samePair = l0.bodyA == r0.bodyA && l0.bodyB == r0.bodyB;
+      const bool rotorFits = !usesRotor || last.ends[2] < 0 ||
+                             nodes_[static_cast<size_t>(last.ends[2])].index == r0.rotor;
+      if (samePair && rotorFits && last.rowCount + block.count <= kMaxBlockRows) {
+        if (usesRotor && last.ends[2] < 0) {
+          const int rotorNode = rotorNode_[static_cast<size_t>(r0.rotor)];
+          if (rotorNode >= 0 && find(rotorNode) == find(lastConstraint)) continue;  // a loop
+        }
+        Node& joined = nodes_[static_cast<size_t>(lastConstraint)];
+        for (int i = 0; i < block.count; ++i) joined.rows[joined.rowCount++] = block.first + i;
+        if (usesRotor && joined.ends[2] < 0) {
+          int& rotorNode = nodeOf(true, r0.rotor);
+          if (rotorNode < 0) rotorNode = newNode(NodeKind::Rotor, r0.rotor);
+          nodes_[static_cast<size_t>(lastConstraint)].ends[2] = rotorNode;
+          unionParent_[static_cast<size_t>(find(rotorNode))] = find(lastConstraint);
+        }
+        blocks_.push_back(static_cast<int>(b));
+        continue;
+      }
+    }
     bool closesLoop = false;
     for (int k = 0; k < count && !closesLoop; ++k)
-      for (int m = 0; m < k && !closesLoop; ++m)
-        if (existing(k) >= 0 && existing(m) >= 0 && find(existing(k)) == find(existing(m)))
-          closesLoop = true;
+      for (int m = 0; m < k && !closesLoop; ++m) {
+        const int nk = nodeOf(isRotor[k], indices[k]), nm = nodeOf(isRotor[m], indices[m]);
+        closesLoop = nk >= 0 && nm >= 0 && find(nk) == find(nm);
+      }
     if (closesLoop) continue;  // stays in the Gauss-Seidel sweep
     const int constraint = newNode(NodeKind::Constraint, static_cast<int>(b));
+    {
+      Node& c = nodes_[static_cast<size_t>(constraint)];
+      c.rowCount = 0;
+      for (int i = 0; i < block.count; ++i) c.rows[c.rowCount++] = block.first + i;
+      c.ends[0] = c.ends[1] = c.ends[2] = -1;
+    }
     for (int k = 0; k < count; ++k) {
-      int node = existing(k);
-      if (node < 0) {
-        node = newNode(kinds[k] == 0 ? NodeKind::Body : NodeKind::Rotor, indices[k]);
-        (kinds[k] == 0 ? bodyNode_ : rotorNode_)[static_cast<size_t>(indices[k])] = node;
-      }
+      int& slot = nodeOf(isRotor[k], indices[k]);
+      if (slot < 0) slot = newNode(isRotor[k] ? NodeKind::Rotor : NodeKind::Body, indices[k]);
+      const int node = slot;
+      Node& c = nodes_[static_cast<size_t>(constraint)];
+      c.ends[isRotor[k] ? 2 : (indices[k] == r0.bodyA ? 0 : 1)] = node;
       unionParent_[static_cast<size_t>(find(node))] = find(constraint);
     }
+    lastConstraint = constraint;
     blocks_.push_back(static_cast<int>(b));
   }
   if (blocks_.size() < 2) {  // one block alone is what the sweep already solves exactly
@@ -131,20 +153,8 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   for (size_t i = 0; i < n; ++i) adjacency_[i].clear();
   for (size_t i = 0; i < n; ++i) {
     if (nodes_[i].kind != NodeKind::Constraint) continue;
-    const RowBlock& block = blocks[static_cast<size_t>(nodes_[i].index)];
-    const ConstraintRow& r0 = rows[static_cast<size_t>(block.first)];
-    const int ends[3] = {bodyNode_[static_cast<size_t>(r0.bodyA)],
-                         r0.bodyB != r0.bodyA ? bodyNode_[static_cast<size_t>(r0.bodyB)] : -1,
-                         rotorNode_[static_cast<size_t>(r0.rotor)]};
-    for (int e : ends) {
+    for (int e : nodes_[i].ends) {
       if (e < 0) continue;
-      // A rotor node belongs to this block only if the block uses the rotor column.
-      if (nodes_[static_cast<size_t>(e)].kind == NodeKind::Rotor) {
-        bool uses = false;
-        for (int k = 0; k < block.count; ++k)
-          uses = uses || rows[static_cast<size_t>(block.first + k)].rotorJacobian != 0.0;
-        if (!uses) continue;
-      }
       adjacency_[i].push_back(e);
       adjacency_[static_cast<size_t>(e)].push_back(static_cast<int>(i));
     }
@@ -181,10 +191,9 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     } else if (node.kind == NodeKind::Rotor) {
       d(0, 0) = 1.0 / rotorInverseInertia[static_cast<size_t>(node.index)];
     } else {
-      const RowBlock& block = blocks[static_cast<size_t>(node.index)];
       d = -Mat6::Identity();
-      for (int k = 0; k < block.count; ++k)
-        d(k, k) = -rows[static_cast<size_t>(block.first + k)].softness;
+      for (int k = 0; k < node.rowCount; ++k)
+        d(k, k) = -rows[static_cast<size_t>(node.rows[k])].softness;
     }
     node.coupling.setZero();
     if (node.parent < 0) continue;
@@ -193,11 +202,17 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     const bool childIsConstraint = node.kind == NodeKind::Constraint;
     const Node& constraintNode = childIsConstraint ? node : parent;
     const Node& endNode = childIsConstraint ? parent : node;
-    const RowBlock& block = blocks[static_cast<size_t>(constraintNode.index)];
-    const ConstraintRow& r0 = rows[static_cast<size_t>(block.first)];
-    const bool sideB = endNode.kind == NodeKind::Body && r0.bodyB == endNode.index;
-    for (int k = 0; k < block.count; ++k) {
-      const Vec6 j = jacobianOf(block, rows, k, static_cast<int>(endNode.kind), sideB);
+    const bool sideB = endNode.kind == NodeKind::Body &&
+                       rows[static_cast<size_t>(constraintNode.rows[0])].bodyB == endNode.index;
+    for (int k = 0; k < constraintNode.rowCount; ++k) {
+      const ConstraintRow& r = rows[static_cast<size_t>(constraintNode.rows[k])];
+      Vec6 j = Vec6::Zero();
+      if (endNode.kind == NodeKind::Rotor)
+        j(0) = r.rotorJacobian;
+      else if (sideB)
+        j << r.linearB, r.angularB;
+      else
+        j << r.linearA, r.angularA;
       if (childIsConstraint)
         node.coupling.row(k) = -j.transpose();
       else
@@ -222,16 +237,15 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   return true;
 }
 
-double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<const RowBlock> blocks,
-                           std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds) {
+double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVelocity> bodies,
+                           std::span<double> rotorSpeeds) {
   const size_t n = nodes_.size();
   for (size_t i = 0; i < n; ++i) {
     Vec6& y = y_[i];
     y.setZero();
     if (nodes_[i].kind != NodeKind::Constraint) continue;
-    const RowBlock& block = blocks[static_cast<size_t>(nodes_[i].index)];
-    for (int k = 0; k < block.count; ++k) {
-      const ConstraintRow& r = rows[static_cast<size_t>(block.first + k)];
+    for (int k = 0; k < nodes_[i].rowCount; ++k) {
+      const ConstraintRow& r = rows[static_cast<size_t>(nodes_[i].rows[k])];
       const SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];
       const SolverVelocity& b = bodies[static_cast<size_t>(r.bodyB)];
       y(k) = r.linearA.dot(a.linear) + r.angularA.dot(a.angular) + r.linearB.dot(b.linear) +
@@ -255,9 +269,8 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<const RowBlo
   double largest = 0.0;
   for (const Node& node : nodes_) {
     if (node.kind != NodeKind::Constraint) continue;
-    const RowBlock& block = blocks[static_cast<size_t>(node.index)];
-    for (int k = 0; k < block.count; ++k) {
-      ConstraintRow& r = rows[static_cast<size_t>(block.first + k)];
+    for (int k = 0; k < node.rowCount; ++k) {
+      ConstraintRow& r = rows[static_cast<size_t>(node.rows[k])];
       const double dp = node.z(k);
       r.impulse += dp;
       SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];

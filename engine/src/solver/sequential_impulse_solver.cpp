@@ -232,7 +232,7 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   EqualityTree* tree = buffer.equalityTree();
   for (int it = 0; it < maxIterations; ++it) {
     // The tree's joints as one exact block, then the rest (contacts, limits, loops...) one by one.
-    double largest = tree ? tree->solve(buffer.rows(), blocks, bodies, rotorSpeeds) : 0.0;
+    double largest = tree ? tree->solve(buffer.rows(), bodies, rotorSpeeds) : 0.0;
     for (const RowBlock& block : blocks) {
       if (block.direct) continue;
       const double dp = block.count == 1

@@ -77,6 +77,9 @@ struct JointBuildContext {
   bool positionPhase = false;       ///< building position-projection rows
   double correctionFactor = 1.0;    ///< share of the position error removed this step
   double maxCorrectionSpeed = 5.0;  ///< cap on correction targets (unit: m/s or rad/s)
+  /// Velocity rows go to an EqualityTree: a motor's gear row stays an equality block of its own
+  /// (the tree solves it exactly with its joint) instead of joining the limits' small LCP.
+  bool directJoints = false;
 
   /// Target of a position-projection row for constraint error C (J v_pseudo = -factor C / dt).
   double correctionTarget(double error) const;

@@ -31,8 +31,8 @@ class EqualityTree {
   bool empty() const { return blocks_.empty(); }
   /// Solves the tree's rows exactly at the current velocities: updates their accumulated impulses
   /// and the velocities; returns the largest |dp|.
-  double solve(std::span<ConstraintRow> rows, std::span<const RowBlock> blocks,
-               std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds);
+  double solve(std::span<ConstraintRow> rows, std::span<SolverVelocity> bodies,
+               std::span<double> rotorSpeeds);
 
  private:
   using Mat6 = Eigen::Matrix<double, 6, 6>;
@@ -40,7 +40,12 @@ class EqualityTree {
   enum class NodeKind : std::uint8_t { Body, Rotor, Constraint };
   struct Node {
     NodeKind kind = NodeKind::Body;
-    int index = 0;    ///< body index, rotor slot or block index
+    int index = 0;  ///< body index or rotor slot (constraint nodes: their first block)
+    // Constraint nodes: the rows of one block, or of a joint's block and its gear row's block
+    // (same two bodies; the gear adds the rotor), solved as one node.
+    int rows[kMaxBlockRows];
+    int rowCount = 0;
+    int ends[3];      ///< body A, body B, rotor node (-1: none)
     int parent = -1;  ///< node index, -1 for a root
     Mat6 coupling;    ///< A(i, parent): dim_i x dim_parent, zero-padded to 6 x 6
     Mat6 inverseD;    ///< D_i^-1 (padding: identity)
