@@ -145,6 +145,29 @@ TEST(Contact, BlockOnAnInclineSticksOrSlidesAsCoulombSays) {
   }
 }
 
+TEST_P(ContactOnFloor, TenBoxStackStandsForAMinute) {
+  // BENCH-SCENES stack10: 10 cubes of 0.5 m and 10 kg, exactly touching, friction 0.8. Bullet
+  // lets its top box creep 28 cm in 10 s, ODE 7-26 cm (tools/bench/peers).
+  World world;
+  addFloor(world, GetParam());
+  BodyId top = 0;
+  for (int i = 0; i < 10; ++i)
+    top = addBox(world, "b" + std::to_string(i), Vec3(0, 0, 0.25 + 0.5 * i), Vec3::Constant(0.5),
+                 10.0);
+  const Vec3 start = world.body(top).position;
+  double worst = 0.0;
+  for (int i = 0; i < 6000; ++i) {
+    ASSERT_TRUE(world.step(kDt).ok);
+    const Vec3 d = world.body(top).position - start;
+    worst = std::max(worst, std::hypot(d.x(), d.y()));
+  }
+  EXPECT_LT(worst, 0.01);  // the goal: the top box moves less than 1 cm in 60 s
+  EXPECT_NEAR(world.body(top).position.z(), start.z(), 0.01);  // and does not sink
+  std::printf("stack10 (%s floor): top box drift over 60 s %.3f mm, sank %.2f mm\n",
+              GetParam() ? "mesh" : "plane", 1000 * worst,
+              1000 * (start.z() - world.body(top).position.z()));
+}
+
 INSTANTIATE_TEST_SUITE_P(PlaneAndMesh, ContactOnFloor, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Mesh" : "Plane"; });
 

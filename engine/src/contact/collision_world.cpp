@@ -127,6 +127,9 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     // perturbing the pose), not one point per step: a box needs >= 3 points to stand still.
     configuration.setPlaneConvexMultipointIterations(5, 4);
     configuration.setConvexConvexMultipointIterations(5, 4);
+    // Polyhedra (boxes) against triangles: separating-axis test and face clipping, the whole
+    // patch exactly (a box across two triangles rests on its true corners).
+    world.getDispatchInfo().m_enableSatConvex = true;
     // Speculative contacts need points before the bodies touch: an absolute margin (Bullet's
     // default scales it with the shape, 2 mm for a 10 cm ball) covering 5 m/s at a 10 ms step.
     dispatcher.setDispatcherFlags(
@@ -161,7 +164,13 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
         return std::make_unique<btStaticPlaneShape>(btVector3(0, 0, 1), 0.0);
       case ShapeType::Box:
         if (!(s.size.minCoeff() > 0.0)) throw std::invalid_argument("box size must be positive");
-        return std::make_unique<btBoxShape>(bt(0.5 * s.size));
+        {
+          auto box = std::make_unique<btBoxShape>(bt(0.5 * s.size));
+          // Face data for Bullet's clipping against triangles (a resting face gets its corners in
+          // one step, as on a plane, not one GJK point a step).
+          box->initializePolyhedralFeatures();
+          return box;
+        }
       case ShapeType::Sphere:
         if (!(s.radius > 0.0)) throw std::invalid_argument("sphere radius must be positive");
         return std::make_unique<btSphereShape>(s.radius);
