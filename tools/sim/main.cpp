@@ -5,7 +5,7 @@
 //       [--deterministic] [--realtime]
 //   impetus-sim replay SESSION [--verify] [--csv OUT.csv] [--probe NAME ...] [--from T]
 //       [--scene SCENE.xml]
-//   impetus-sim bench SCENE.xml [--steps N]
+//   impetus-sim bench SCENE.xml [--steps N] [--input IN.csv]
 // Exit codes: 0 ok, 1 bad input (the message names file, line and problem), 2 internal error.
 #include <algorithm>
 #include <chrono>
@@ -48,7 +48,7 @@ void usage() {
       "                       [--operator NAME] [--deterministic] [--realtime]\n"
       "       impetus-sim replay SESSION [--verify] [--csv OUT.csv] [--probe NAME ...]\n"
       "                       [--from T] [--scene SCENE.xml]\n"
-      "       impetus-sim bench SCENE.xml [--steps N]\n"
+      "       impetus-sim bench SCENE.xml [--steps N] [--input IN.csv]\n"
       "       impetus-sim --version\n");
 }
 
@@ -63,20 +63,28 @@ double parseNumber(const std::string& text, const std::string& what) {
 /// impetus-sim bench: steps a scene and prints `name: value` lines.
 int bench(const std::string& path, const std::vector<std::string>& args) {
   long steps = 1000;
+  std::string inputPath;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--steps" && i + 1 < args.size())
       steps = std::lround(parseNumber(args[++i], "--steps"));
+    else if (args[i] == "--input" && i + 1 < args.size())
+      inputPath = args[++i];
     else
       throw BadInput("unknown option '" + args[i] + "'");
   }
   if (steps < 1) throw BadInput("--steps must be >= 1");
   Simulation sim(loadScene(path));
+  // Scripted console input (driving, grasping...): the speed of a scene at work, not at rest.
+  InputScript input = inputPath.empty()
+                          ? InputScript{}
+                          : InputScript::read(inputPath, sim.scene().console.channels());
   const World& world = sim.world();
   double physicsSeconds = 0.0, worstGap = 0.0;
   long iterations = 0;
   int iterationsMax = 0;
   const auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < steps; ++i) {
+    input.apply(sim.world().time(), sim.channels());
     const StepStatus status = sim.step();
     if (!status.ok) {
       std::fprintf(stderr, "%s: %s\n", path.c_str(), status.message.c_str());
