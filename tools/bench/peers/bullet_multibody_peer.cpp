@@ -10,14 +10,11 @@
 
 #include <cmath>
 
+#include "bullet_shapes.h"
 #include "peer_factories.h"
 
 namespace peers {
 namespace {
-
-btVector3 bt(const Vec3& v) {
-  return btVector3(btScalar(v.x()), btScalar(v.y()), btScalar(v.z()));
-}
 
 class BulletMultiBodyPeer final : public PeerEngine {
  public:
@@ -170,25 +167,7 @@ class BulletMultiBodyPeer final : public PeerEngine {
                                                                                         : -1.0;
   }
   void addCollider(const BenchBody& b, int link, btScalar friction) {
-    switch (b.shape) {
-      case ShapeKind::Box:
-        shapes_.push_back(std::make_unique<btBoxShape>(bt(b.boxSize / 2)));
-        break;
-      case ShapeKind::Sphere:
-        shapes_.push_back(std::make_unique<btSphereShape>(btScalar(b.radius)));
-        break;
-      case ShapeKind::Capsule:
-        if (b.capsuleAxis == 0)
-          shapes_.push_back(
-              std::make_unique<btCapsuleShapeX>(btScalar(b.radius), btScalar(b.length)));
-        else if (b.capsuleAxis == 1)
-          shapes_.push_back(
-              std::make_unique<btCapsuleShape>(btScalar(b.radius), btScalar(b.length)));
-        else
-          shapes_.push_back(
-              std::make_unique<btCapsuleShapeZ>(btScalar(b.radius), btScalar(b.length)));
-        break;
-    }
+    shapes_.push_back(bulletShape(b));
     auto collider = std::make_unique<btMultiBodyLinkCollider>(multiBody_.get(), link);
     collider->setCollisionShape(shapes_.back().get());
     btTransform t;

@@ -6,14 +6,11 @@
 
 #include <cmath>
 
+#include "bullet_shapes.h"
 #include "peer_factories.h"
 
 namespace peers {
 namespace {
-
-btVector3 bt(const Vec3& v) {
-  return btVector3(btScalar(v.x()), btScalar(v.y()), btScalar(v.z()));
-}
 
 class BulletPeer final : public PeerEngine {
  public:
@@ -44,25 +41,7 @@ class BulletPeer final : public PeerEngine {
     }
     const size_t first = bodies_.size();
     for (const BenchBody& b : scene.bodies) {
-      switch (b.shape) {
-        case ShapeKind::Box:
-          shapes_.push_back(std::make_unique<btBoxShape>(bt(b.boxSize / 2)));
-          break;
-        case ShapeKind::Sphere:
-          shapes_.push_back(std::make_unique<btSphereShape>(btScalar(b.radius)));
-          break;
-        case ShapeKind::Capsule:
-          if (b.capsuleAxis == 0)
-            shapes_.push_back(
-                std::make_unique<btCapsuleShapeX>(btScalar(b.radius), btScalar(b.length)));
-          else if (b.capsuleAxis == 1)
-            shapes_.push_back(
-                std::make_unique<btCapsuleShape>(btScalar(b.radius), btScalar(b.length)));
-          else
-            shapes_.push_back(
-                std::make_unique<btCapsuleShapeZ>(btScalar(b.radius), btScalar(b.length)));
-          break;
-      }
+      shapes_.push_back(bulletShape(b));
       btRigidBody::btRigidBodyConstructionInfo info(btScalar(b.mass), nullptr, shapes_.back().get(),
                                                     bt(b.inertia));
       info.m_startWorldTransform.setOrigin(bt(b.position));

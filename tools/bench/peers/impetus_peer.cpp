@@ -18,9 +18,9 @@ class ImpetusPeer final : public PeerEngine {
   std::string settings() const override {
     const impetus::SolverSettings s;
     std::ostringstream o;
-    o << "defaults: joints of a tree solved exactly (EqualityTree), " << s.velocityIterations << " velocity iterations (stop at "
-      << s.impulseTolerance << " N s), " << s.positionIterations << " position iterations, "
-      << s.substeps << " substep";
+    o << "defaults: joints of a tree solved exactly (EqualityTree), " << s.velocityIterations
+      << " velocity iterations (stop at " << s.impulseTolerance << " N s), " << s.positionIterations
+      << " position iterations, " << s.substeps << " substep";
     return o.str();
   }
   void build(const BenchScene& scene) override {
