@@ -383,7 +383,7 @@ JointBuildContext World::buildContext(double dt, bool positionPhase) const {
   ctx.positionPhase = positionPhase;
   ctx.correctionFactor = settings_.solver.positionCorrectionFactor;
   ctx.maxCorrectionSpeed = settings_.solver.maxCorrectionSpeed;
-  ctx.directJoints = settings_.solver.directJoints && !positionPhase;
+  ctx.directJoints = settings_.solver.directJoints;
   return ctx;
 }
 
@@ -422,99 +422,6 @@ void World::integratePositions(double dt, std::span<const SolverVelocity> veloci
     b.orientation = integrateOrientation(b.orientation, b.angularVelocity, dt);
     b.updateDerived();
   }
-}
-
-void World::solvePositions(double dt) {
-  // Nonlinear Gauss-Seidel projection: each joint in turn re-linearises its position rows at the
-  // CURRENT poses, solves them once and moves its two bodies at once. Linearising the whole
-  // system once per step instead diverges in fast whips (BENCH-SCENES prototype, chain30).
-  // Pseudo-velocities move positions only and are discarded: no kinetic energy is added.
-  const SolverSettings& solver = settings_.solver;
-  if (solver.positionIterations <= 0 || (joints_.empty() && contacts_.empty())) return;
-  pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
-  pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
-  const JointBuildContext ctx = buildContext(dt, true);
-  int iterations = 0;
-  for (int it = 0; it < solver.positionIterations; ++it) {
-    double largest = 0.0;
-    for (auto& j : joints_) {
-      positionRows_.clear();
-      j->buildPositionRows(ctx, positionRows_);
-      largest = std::max(largest, correctPositions(j->parent(), j->child(), dt));
-      for (const DriveCoupling& d : j->drives()) {  // gear drift moves the rotor angle
-        double& pseudo = pseudoRotorSpeeds_[static_cast<size_t>(d.motor->rotorSlot())];
-        rotorAngles_[static_cast<size_t>(d.motor->rotorSlot())] += dt * pseudo;
-        pseudo = 0.0;
-      }
-    }
-    // Contacts: push penetrating points apart along their normal, re-measured at the current poses
-    // from the points fixed on each body (a little penetration, the slop, is left alone). A
-    // manifold's points are corrected together (one exact block): one at a time they would tilt
-    // a resting face a little, the same way every step.
-    for (size_t first = 0; first < contacts_.size();) {
-      const size_t last = manifoldEnd(first);
-      positionRows_.clear();
-      int rowsAdded = 0;
-      for (size_t k = first; k < last; ++k) {
-        const ContactPoint& c = contacts_[k];
-        const RigidBody& a = bodies_[static_cast<size_t>(c.bodyA)];
-        const RigidBody& b = bodies_[static_cast<size_t>(c.bodyB)];
-        const Vec3 pointA = a.toWorld(c.localA), pointB = b.toWorld(c.localB);
-        const double separation = c.normal.dot(pointB - pointA);
-        const bool bounce = it == 0 && c.bounceShift < 0.0;
-        const double error = bounce ? -c.bounceShift : separation + settings_.contactSlop;
-        const int index = positionRows_.addBlock(bounce ? BlockKind::Equality : BlockKind::Bounded,
-                                                 1, c.bodyA, c.bodyB);
-        ConstraintRow& row = positionRows_.row(index);
-        const Vec3 armA = pointA - a.position, armB = pointB - b.position;
-        row.linearA = -c.normal;
-        row.angularA = -armA.cross(c.normal);
-        row.linearB = c.normal;
-        row.angularB = armB.cross(c.normal);
-        row.lower = bounce ? -1e300 : 0.0;
-        // Points not penetrating beyond the slop only keep the others from pulling them in.
-        row.target =
-            bounce ? c.bounceShift / dt
-                   : (error < 0.0 ? ctx.correctionTarget(settings_.contactCorrectionFactor * error)
-                                  : 0.0);
-        if (bounce || error < 0.0) ++rowsAdded;
-      }
-      if (rowsAdded > 0) {
-        if (last - first > 1)
-          positionRows_.mergeLastBlocks(static_cast<int>(last - first), BlockKind::Limited);
-        largest =
-            std::max(largest, correctPositions(contacts_[first].bodyA, contacts_[first].bodyB, dt));
-      }
-      first = last;
-    }
-    iterations = it + 1;
-    if (!solver.deterministic && largest < solver.impulseTolerance) break;
-  }
-  statistics_.positionIterations = iterations;
-}
-
-double World::correctPositions(BodyId a, BodyId b, double dt) {
-  const size_t ids[2] = {static_cast<size_t>(a), static_cast<size_t>(b)};
-  for (size_t id : ids) masses_[id] = {bodies_[id].inverseMass, bodies_[id].inverseInertiaWorld};
-  positionRows_.finalize(masses_, rotorInverseInertia_);
-  const SolveResult r = solveBlocks(positionRows_, pseudoVelocities_, pseudoRotorSpeeds_, 1, 0.0,
-                                    false, false, Clock::time_point{});
-  for (size_t id : ids) {
-    RigidBody& body = bodies_[id];
-    SolverVelocity& p = pseudoVelocities_[id];
-    if (body.isDynamic() && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero())) {
-      body.position += dt * p.linear;
-      // The correction turns the body and its motion together: L turns with it, so the
-      // body-frame momentum and the kinetic energy are unchanged. (Holding L fixed in the
-      // world would let w = I(q)^-1 L blow up through a slender link's small inertia.)
-      const Quat turn = rotationFromVector(dt * p.angular);
-      body.orientation = (turn * body.orientation).normalized();
-      body.angularMomentum = turn * body.angularMomentum;
-      body.updateDerived();
-    }
-    p = SolverVelocity{};
-  }
-  return r.largestImpulseChange;
 }
 
 size_t World::manifoldEnd(size_t first) const {

@@ -159,7 +159,7 @@ void Joint::addDrivePositionRows(const JointBuildContext& ctx, const JointPose& 
     gear.rotorJacobian = -d.ratio;
     const double error = q - d.angleOffset - d.ratio * ctx.rotorAngles[static_cast<size_t>(slot)];
     gear.target = ctx.correctionTarget(error);
-    if (first && limit.enabled) rows.mergeLastBlocks(3, BlockKind::Limited);
+    if (first && limit.enabled && !ctx.directJoints) rows.mergeLastBlocks(3, BlockKind::Limited);
     first = false;
   }
 }

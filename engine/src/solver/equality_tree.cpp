@@ -1,11 +1,11 @@
 #include "impetus/solver/equality_tree.h"
 
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 
 #include "impetus/solver/row_buffer.h"
 #include "impetus/solver/sequential_impulse_solver.h"
+#include "impetus/solver/small_cholesky.h"
 
 namespace impetus {
 namespace {
@@ -14,17 +14,15 @@ bool isDynamic(const SolverBodyMass& b) {
   return b.inverseMass > 0.0;
 }
 
-/// Inverts a symmetric definite 6 x 6 block (sign = +1 positive, -1 negative definite); false
-/// when a pivot is not clearly non-zero (dependent rows).
-bool invertDefinite(const Eigen::Matrix<double, 6, 6>& d, double sign,
+/// Inverts the leading n x n corner of a symmetric definite block (sign = +1 positive, -1
+/// negative definite), identity past it; false when a pivot is not clearly non-zero (dependent
+/// rows).
+bool invertDefinite(const Eigen::Matrix<double, 6, 6>& d, int n, double sign,
                     Eigen::Matrix<double, 6, 6>& inverse) {
-  const Eigen::Matrix<double, 6, 6> positive = sign * d;
-  const Eigen::LLT<Eigen::Matrix<double, 6, 6>> llt(positive);
-  if (llt.info() != Eigen::Success) return false;
-  const auto l = llt.matrixLLT().diagonal();
-  const double largest = positive.diagonal().maxCoeff();
-  if (!(l.minCoeff() * l.minCoeff() > 1e-12 * largest)) return false;
-  inverse = sign * llt.solve(Eigen::Matrix<double, 6, 6>::Identity());
+  const BlockMatrix positive = sign * d;
+  inverse.setIdentity();
+  if (!invertSymmetricDefinite(positive, n, inverse)) return false;
+  if (sign < 0.0) inverse.topLeftCorner(n, n) *= -1.0;
   return true;
 }
 
@@ -224,7 +222,10 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   for (int i : order_) {
     Node& node = nodes_[static_cast<size_t>(i)];
     const double sign = node.kind == NodeKind::Constraint ? -1.0 : 1.0;
-    if (!invertDefinite(diagonal_[static_cast<size_t>(i)], sign, node.inverseD)) {
+    const int dim = node.kind == NodeKind::Body    ? 6
+                    : node.kind == NodeKind::Rotor ? 1
+                                                   : node.rowCount;
+    if (!invertDefinite(diagonal_[static_cast<size_t>(i)], dim, sign, node.inverseD)) {
       for (int b : blocks_) blocks[static_cast<size_t>(b)].direct = false;
       blocks_.clear();
       return false;

@@ -1,5 +1,7 @@
 #include "impetus/solver/row_buffer.h"
 
+#include "impetus/solver/small_cholesky.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -63,50 +65,13 @@ double coupling(const ConstraintRow& i, const ConstraintRow& j) {
   return k;
 }
 
-/// Writes the inverse of the leading n x n corner of a symmetric positive (semi)definite block
-/// into `inv`, by Cholesky (n <= 6, no allocation). A singular block (degenerate geometry) falls
-/// back to its diagonal so the solver still makes progress row by row.
+/// The inverse of the leading n x n corner of a symmetric positive (semi)definite block. A
+/// singular block (degenerate geometry) falls back to its diagonal so the solver still makes
+/// progress row by row.
 void invertBlock(const BlockMatrix& k, int n, BlockMatrix& inv) {
-  double l[kMaxBlockRows][kMaxBlockRows];   // lower triangle used
-  double li[kMaxBlockRows][kMaxBlockRows];  // lower triangle used
-  double scale = 0.0;
-  for (int i = 0; i < n; ++i) scale = std::max(scale, std::abs(k(i, i)));
-  bool ok = scale > 1e-300;
-  for (int j = 0; j < n && ok; ++j) {
-    double d = k(j, j);
-    for (int m = 0; m < j; ++m) d -= l[j][m] * l[j][m];
-    if (!(d > 1e-12 * scale)) {
-      ok = false;
-      break;
-    }
-    l[j][j] = std::sqrt(d);
-    for (int i = j + 1; i < n; ++i) {
-      double s = k(i, j);
-      for (int m = 0; m < j; ++m) s -= l[i][m] * l[j][m];
-      l[i][j] = s / l[j][j];
-    }
-  }
-  if (!ok) {
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) inv(i, j) = i == j && k(i, i) > 1e-300 ? 1.0 / k(i, i) : 0.0;
-    return;
-  }
-  // inv = L^-T L^-1: invert L (lower triangular), then multiply.
-  for (int i = 0; i < n; ++i) {
-    li[i][i] = 1.0 / l[i][i];
-    for (int j = 0; j < i; ++j) {
-      double s = 0.0;
-      for (int m = j; m < i; ++m) s -= l[i][m] * li[m][j];
-      li[i][j] = s / l[i][i];
-    }
-  }
+  if (invertSymmetricDefinite(k, n, inv)) return;
   for (int i = 0; i < n; ++i)
-    for (int j = 0; j <= i; ++j) {
-      double s = 0.0;
-      for (int m = i; m < n; ++m) s += li[m][i] * li[m][j];
-      inv(i, j) = s;
-      inv(j, i) = s;
-    }
+    for (int j = 0; j < n; ++j) inv(i, j) = i == j && k(i, i) > 1e-300 ? 1.0 / k(i, i) : 0.0;
 }
 
 }  // namespace

@@ -165,6 +165,23 @@ class World {
   void storeContactImpulses();
   /// One NGS correction of a single constraint's rows between two bodies (position pass).
   double correctPositions(BodyId a, BodyId b, double dt);
+  enum class JointProjection { Newton, Sweep, Converged };
+  /// One Newton step of the position pass on all joint rows (EqualityTree). Moves nothing and
+  /// returns Converged when their error is below SolverSettings::positionTolerance, Sweep when
+  /// it is not below half of `lastError` (the error before the last step, updated here) or
+  /// when limits or penetrating contacts need correcting.
+  JointProjection projectJoints(const JointBuildContext& ctx, double dt, double& lastError);
+  /// One NGS sweep over the penetrating contact manifolds; returns the largest |dp|.
+  double correctContactPositions(int iteration, const JointBuildContext& ctx, double dt);
+  /// Whether a point of the manifold contacts_[first, last) penetrates beyond the slop (or
+  /// bounces).
+  bool anyPenetration(size_t first, size_t last) const;
+  /// Appends the position rows of the manifold contacts_[first, last) (the bounce shift on
+  /// iteration 0); false when none of its points needs correcting (rows were still appended).
+  bool addContactPositionRows(RowBuffer& rows, size_t first, size_t last, int iteration,
+                              const JointBuildContext& ctx, double dt) const;
+  /// Moves a body by a displacement (m) and a turn (rotation vector, rad), its momentum with it.
+  static void moveBody(RigidBody& body, const Vec3& displacement, const Vec3& turn);
   JointBuildContext buildContext(double dt, bool positionPhase) const;
   void integratePositions(double dt, std::span<const SolverVelocity> velocities);
   void solvePositions(double dt);
@@ -206,7 +223,8 @@ class World {
 
   // Per-step scratch, kept to avoid allocation.
   RowBuffer rows_;
-  RowBuffer positionRows_;  ///< one joint's rows in the nonlinear position pass
+  RowBuffer positionRows_;       ///< one joint's or manifold's rows in the position pass
+  RowBuffer jointPositionRows_;  ///< all joints' rows in a Newton step of the position pass
   std::vector<SolverBodyMass> masses_;
   std::vector<SolverVelocity> velocities_;
   std::vector<SolverVelocity> pseudoVelocities_;

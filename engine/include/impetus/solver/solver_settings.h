@@ -8,7 +8,9 @@ struct SolverSettings {
   int substeps = 1;  ///< internal steps of dt / substeps per World::step (quality knob)
   int velocityIterations =
       20;  ///< cap on velocity iterations per (sub)step (stops early at tolerance)
-  int positionIterations = 6;       ///< iterations of the post-step position projection
+  int positionIterations = 6;  ///< iterations of the post-step position projection
+  /// The position pass stops once no joint row is off by more than this (unit: m or rad).
+  double positionTolerance = 1e-6;
   double impulseTolerance = 1e-10;  ///< stop when every |dp| is below this (unit: N s)
   double timeBudget = 0.0;  ///< wall-clock limit for the velocity iterations (unit: s); 0 = none
   bool warmStart = true;    ///< start from the previous step's accumulated impulses
