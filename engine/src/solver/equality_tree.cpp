@@ -5,7 +5,7 @@
 
 #include "impetus/solver/row_buffer.h"
 #include "impetus/solver/sequential_impulse_solver.h"
-#include "impetus/solver/small_cholesky.h"
+#include "impetus/solver/small_inverse.h"
 
 namespace impetus {
 namespace {
@@ -14,16 +14,17 @@ bool isDynamic(const SolverBodyMass& b) {
   return b.inverseMass > 0.0;
 }
 
-/// Inverts the leading n x n corner of a symmetric definite block (sign = +1 positive, -1
-/// negative definite), identity past it; false when a pivot is not clearly non-zero (dependent
-/// rows).
-bool invertDefinite(const Eigen::Matrix<double, 6, 6>& d, int n, double sign,
+/// Inverts a node's D, symmetric definite on its leading n x n corner (sign = +1 positive, -1
+/// negative definite). The padding past n is set to sign times the corner's largest diagonal
+/// entry, so that it neither hides nor fakes a small pivot; nothing couples to it.
+bool invertDefinite(Eigen::Matrix<double, 6, 6>& d, int n, double sign,
                     Eigen::Matrix<double, 6, 6>& inverse) {
-  const BlockMatrix positive = sign * d;
-  inverse.setIdentity();
-  if (!invertSymmetricDefinite(positive, n, inverse)) return false;
-  if (sign < 0.0) inverse.topLeftCorner(n, n) *= -1.0;
-  return true;
+  if (n < 6) {
+    double scale = 0.0;
+    for (int k = 0; k < n; ++k) scale = std::max(scale, std::abs(d(k, k)));
+    for (int k = n; k < 6; ++k) d(k, k) = sign * (scale > 0.0 ? scale : 1.0);
+  }
+  return invertSymmetricDefinite6(d, sign, inverse);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include "impetus/solver/row_buffer.h"
 
-#include "impetus/solver/small_cholesky.h"
+#include "impetus/solver/small_inverse.h"
 
 #include <algorithm>
 #include <cassert>

@@ -230,6 +230,15 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     return result;
   }
   EqualityTree* tree = buffer.equalityTree();
+  // The tree alone is exact in one solve; a second would only confirm it.
+  const bool treeIsAll =
+      tree && std::all_of(blocks.begin(), blocks.end(), [](const RowBlock& b) { return b.direct; });
+  if (treeIsAll && maxIterations > 0) {
+    result.largestImpulseChange = tree->solve(buffer.rows(), bodies, rotorSpeeds);
+    result.iterations = 1;
+    result.converged = true;
+    return result;
+  }
   for (int it = 0; it < maxIterations; ++it) {
     // The tree's joints as one exact block, then the rest (contacts, limits, loops...) one by one.
     double largest = tree ? tree->solve(buffer.rows(), bodies, rotorSpeeds) : 0.0;
