@@ -156,17 +156,23 @@ TEST_P(ContactOnFloor, TenBoxStackStandsForAMinute) {
     top = addBox(world, "b" + std::to_string(i), Vec3(0, 0, 0.25 + 0.5 * i), Vec3::Constant(0.5),
                  10.0);
   const Vec3 start = world.body(top).position;
-  double worst = 0.0;
+  double worst = 0.0, positionIterations = 0.0;
   for (int i = 0; i < 6000; ++i) {
     ASSERT_TRUE(world.step(kDt).ok);
     const Vec3 d = world.body(top).position - start;
     worst = std::max(worst, std::hypot(d.x(), d.y()));
+    if (i >= 100) positionIterations += world.statistics().positionIterations / 5900.0;
   }
   EXPECT_LT(worst, 0.01);  // the goal: the top box moves less than 1 cm in 60 s
+  // At rest the boxes sink some 10 nm a step into the slop: within the position tolerance, so the
+  // position pass looks once and stops (it ran all 6 sweeps for them before).
+  EXPECT_LT(positionIterations, 2.0);
   EXPECT_NEAR(world.body(top).position.z(), start.z(), 0.01);  // and does not sink
-  std::printf("stack10 (%s floor): top box drift over 60 s %.3f mm, sank %.2f mm\n",
-              GetParam() ? "mesh" : "plane", 1000 * worst,
-              1000 * (start.z() - world.body(top).position.z()));
+  std::printf(
+      "stack10 (%s floor): top box drift over 60 s %.3f mm, sank %.2f mm, %.2f position "
+      "iterations a step at rest\n",
+      GetParam() ? "mesh" : "plane", 1000 * worst,
+      1000 * (start.z() - world.body(top).position.z()), positionIterations);
 }
 
 INSTANTIATE_TEST_SUITE_P(PlaneAndMesh, ContactOnFloor, ::testing::Values(false, true),

@@ -71,20 +71,27 @@ void World::solvePositions(double dt) {
       iterations = it + 1;
       if (mode == JointProjection::Newton) continue;
     }
-    double largest = 0.0;
+    double largest = 0.0;        // the largest position error met in this sweep (unit: m or rad)
+    double largestChange = 0.0;  // and the largest pseudo-impulse change it made
     for (auto& j : joints_) {
       positionRows_.clear();
       j->buildPositionRows(sweepContext, positionRows_);
-      largest = std::max(largest, correctPositions(j->parent(), j->child(), dt));
+      const double error = largestPositionError(positionRows_, dt);
+      largest = std::max(largest, error);
+      largestChange = std::max(largestChange, correctPositions(j->parent(), j->child(), dt));
       for (const DriveCoupling& d : j->drives()) {  // gear drift moves the rotor angle
         double& pseudo = pseudoRotorSpeeds_[static_cast<size_t>(d.motor->rotorSlot())];
         rotorAngles_[static_cast<size_t>(d.motor->rotorSlot())] += dt * pseudo;
         pseudo = 0.0;
       }
     }
-    largest = std::max(largest, correctContactPositions(it, ctx, dt));
+    largest = std::max(largest, correctContactPositions(it, ctx, dt, largestChange));
     iterations = it + 1;
-    if (!solver.deterministic && largest < solver.impulseTolerance) break;
+    // Done, or stalled: constraints that contradict each other (a limit pressing a limb into the
+    // ground) settle at a compromise that more sweeps only repeat.
+    if (!solver.deterministic &&
+        (largest <= solver.positionTolerance || largestChange < solver.impulseTolerance))
+      break;
   }
   statistics_.positionIterations = iterations;
 }
@@ -133,14 +140,18 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   return JointProjection::Newton;
 }
 
-double World::correctContactPositions(int iteration, const JointBuildContext& ctx, double dt) {
+double World::correctContactPositions(int iteration, const JointBuildContext& ctx, double dt,
+                                      double& largestChange) {
   double largest = 0.0;
   for (size_t first = 0; first < contacts_.size();) {
     const size_t last = manifoldEnd(first);
     positionRows_.clear();
-    if (addContactPositionRows(positionRows_, first, last, iteration, ctx, dt))
-      largest =
-          std::max(largest, correctPositions(contacts_[first].bodyA, contacts_[first].bodyB, dt));
+    const double penetration =
+        addContactPositionRows(positionRows_, first, last, iteration, ctx, dt);
+    if (penetration > 0.0)
+      largestChange = std::max(
+          largestChange, correctPositions(contacts_[first].bodyA, contacts_[first].bodyB, dt));
+    largest = std::max(largest, penetration);
     first = last;
   }
   return largest;
@@ -158,13 +169,14 @@ bool World::anyPenetration(size_t first, size_t last) const {
   return false;
 }
 
-bool World::addContactPositionRows(RowBuffer& rows, size_t first, size_t last, int iteration,
-                                   const JointBuildContext& ctx, double dt) const {
+double World::addContactPositionRows(RowBuffer& rows, size_t first, size_t last, int iteration,
+                                     const JointBuildContext& ctx, double dt) const {
   // Push penetrating points apart along their normal, re-measured at the current poses from the
   // points fixed on each body (a little penetration, the slop, is left alone). A manifold's
   // points are corrected together (one exact block): one at a time they would tilt a resting
   // face a little, the same way every step.
   int rowsAdded = 0;
+  double largest = 0.0;
   for (size_t k = first; k < last; ++k) {
     const ContactPoint& c = contacts_[k];
     const RigidBody& a = bodies_[static_cast<size_t>(c.bodyA)];
@@ -190,11 +202,14 @@ bool World::addContactPositionRows(RowBuffer& rows, size_t first, size_t last, i
         bounce
             ? c.bounceShift / dt
             : (penetrating ? ctx.correctionTarget(settings_.contactCorrectionFactor * error) : 0.0);
-    if (bounce || penetrating) ++rowsAdded;
+    if (bounce || penetrating) {
+      ++rowsAdded;
+      largest = std::max(largest, std::abs(error));
+    }
   }
   if (rowsAdded > 0 && last - first > 1)
     rows.mergeLastBlocks(static_cast<int>(last - first), BlockKind::Limited);
-  return rowsAdded > 0;
+  return largest;
 }
 
 double World::correctPositions(BodyId a, BodyId b, double dt) {

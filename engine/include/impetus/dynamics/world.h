@@ -163,7 +163,8 @@ class World {
   size_t manifoldEnd(size_t first) const;
   void applyRestitution();
   void storeContactImpulses();
-  /// One NGS correction of a single constraint's rows between two bodies (position pass).
+  /// One NGS correction of a single constraint's rows between two bodies (position pass);
+  /// returns the largest pseudo-impulse change.
   double correctPositions(BodyId a, BodyId b, double dt);
   enum class JointProjection { Newton, Sweep, Converged };
   /// One Newton step of the position pass on all joint rows (EqualityTree). Moves nothing and
@@ -171,15 +172,19 @@ class World {
   /// it is not below half of `lastError` (the error before the last step, updated here) or
   /// when limits or penetrating contacts need correcting.
   JointProjection projectJoints(const JointBuildContext& ctx, double dt, double& lastError);
-  /// One NGS sweep over the penetrating contact manifolds; returns the largest |dp|.
-  double correctContactPositions(int iteration, const JointBuildContext& ctx, double dt);
-  /// Whether a point of the manifold contacts_[first, last) penetrates beyond the slop (or
-  /// bounces).
+  /// One NGS sweep over the penetrating contact manifolds; returns the largest penetration
+  /// beyond the slop and the position tolerance that it met (unit: m; 0 when none), and raises
+  /// `largestChange` to the largest pseudo-impulse change it made.
+  double correctContactPositions(int iteration, const JointBuildContext& ctx, double dt,
+                                 double& largestChange);
+  /// Whether a point of the manifold contacts_[first, last) penetrates beyond the slop and the
+  /// position tolerance (or bounces).
   bool anyPenetration(size_t first, size_t last) const;
   /// Appends the position rows of the manifold contacts_[first, last) (the bounce shift on
-  /// iteration 0); false when none of its points needs correcting (rows were still appended).
-  bool addContactPositionRows(RowBuffer& rows, size_t first, size_t last, int iteration,
-                              const JointBuildContext& ctx, double dt) const;
+  /// iteration 0); returns the largest error it asks to correct (unit: m), 0 when none of its
+  /// points needs correcting (rows were still appended).
+  double addContactPositionRows(RowBuffer& rows, size_t first, size_t last, int iteration,
+                                const JointBuildContext& ctx, double dt) const;
   /// Moves a body by a displacement (m) and a turn (rotation vector, rad), its momentum with it.
   static void moveBody(RigidBody& body, const Vec3& displacement, const Vec3& turn);
   JointBuildContext buildContext(double dt, bool positionPhase) const;
