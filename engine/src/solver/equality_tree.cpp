@@ -231,9 +231,11 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
       blocks_.clear();
       return false;
     }
-    if (node.parent >= 0)
+    if (node.parent >= 0) {
+      node.gain.noalias() = node.inverseD * node.coupling;
       diagonal_[static_cast<size_t>(node.parent)].noalias() -=
-          node.coupling.transpose() * node.inverseD * node.coupling;
+          node.coupling.transpose() * node.gain;
+    }
   }
   for (int b : blocks_) blocks[static_cast<size_t>(b)].direct = true;
   return true;
@@ -265,8 +267,7 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
   for (auto it = order_.rbegin(); it != order_.rend(); ++it) {  // backward: x = z - D^-1 A x_p
     Node& node = nodes_[static_cast<size_t>(*it)];
     if (node.parent >= 0)
-      node.z.noalias() -=
-          node.inverseD * (node.coupling * nodes_[static_cast<size_t>(node.parent)].z);
+      node.z.noalias() -= node.gain * nodes_[static_cast<size_t>(node.parent)].z;
   }
   double largest = 0.0;
   for (const Node& node : nodes_) {

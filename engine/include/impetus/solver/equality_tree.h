@@ -48,12 +48,11 @@ class EqualityTree {
     int ends[3];      ///< body A, body B, rotor node (-1: none)
     int parent = -1;  ///< node index, -1 for a root
     Mat6 coupling;    ///< A(i, parent): dim_i x dim_parent, zero-padded to 6 x 6
-    Mat6 inverseD;    ///< D_i^-1 (padding: identity)
+    Mat6 inverseD;    ///< D_i^-1 (its padding decoupled)
+    Mat6 gain;        ///< D_i^-1 A(i, parent): backward sweep x_i = z_i - gain x_parent
     Vec6 z;           ///< forward sweep: D_i^-1 y_i
   };
   int find(int node);
-  Vec6 jacobianOf(const RowBlock& block, std::span<const ConstraintRow> rows, int row, int nodeKind,
-                  bool sideB) const;
 
   std::vector<Node> nodes_;
   std::vector<int> order_;   ///< elimination order: children before parents
