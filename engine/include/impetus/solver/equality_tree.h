@@ -39,6 +39,7 @@ class EqualityTree {
   using Vec6 = Eigen::Matrix<double, 6, 1>;
   enum class NodeKind : std::uint8_t { Body, Rotor, Constraint };
   struct Node {
+    Node() {}  // no zero fill of the matrices on emplace_back (see ConstraintRow)
     NodeKind kind = NodeKind::Body;
     int index = 0;  ///< body index or rotor slot (constraint nodes: their first block)
     // Constraint nodes: the rows of one block, or of a joint's block and its gear row's block
