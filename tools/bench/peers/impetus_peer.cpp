@@ -20,7 +20,8 @@ class ImpetusPeer final : public PeerEngine {
     std::ostringstream o;
     o << "defaults: joints of a tree solved exactly (EqualityTree), " << s.velocityIterations
       << " velocity iterations (stop at " << s.impulseTolerance << " N s), " << s.positionIterations
-      << " position iterations, " << s.substeps << " substep";
+      << " position iterations (Newton on a joint tree; stop at " << s.positionTolerance
+      << " m or rad), " << s.substeps << " substep";
     return o.str();
   }
   void build(const BenchScene& scene) override {
