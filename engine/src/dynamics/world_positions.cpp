@@ -115,14 +115,12 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   // when the last step did not at least halve the error, joint-by-joint projection finishes.
   if (error > kNewtonContraction * lastError) return JointProjection::Sweep;
   lastError = error;
-  for (size_t i = 0; i < bodies_.size(); ++i)
-    masses_[i] = {bodies_[i].inverseMass, bodies_[i].inverseInertiaWorld};
+  for (size_t i = 0; i < bodies_.size(); ++i) refreshSolverMass(i);
   jointPositionRows_.finalize(masses_, rotorInverseInertia_);
-  // A forest of joints is solved exactly in one pass; joints closing loops are swept with it.
-  bool allDirect = true;
-  for (const RowBlock& b : jointPositionRows_.blocks()) allDirect = allDirect && b.direct;
-  solveBlocks(jointPositionRows_, pseudoVelocities_, pseudoRotorSpeeds_,
-              allDirect ? 1 : kPositionSweeps, 0.0, false, false, Clock::time_point{});
+  // A forest of joints is solved exactly in one pass (solveBlocks stops there); joints closing
+  // loops are swept with it.
+  solveBlocks(jointPositionRows_, pseudoVelocities_, pseudoRotorSpeeds_, kPositionSweeps, 0.0,
+              false, false, Clock::time_point{});
   double largestTurn = 0.0;
   for (const SolverVelocity& p : pseudoVelocities_)
     largestTurn = std::max(largestTurn, dt * p.angular.norm());
@@ -157,13 +155,23 @@ double World::correctContactPositions(int iteration, const JointBuildContext& ct
   return largest;
 }
 
+void World::refreshSolverMass(size_t body) {
+  masses_[body] = {bodies_[body].inverseMass, bodies_[body].inverseInertiaWorld};
+}
+
+bool World::needsPositionCorrection(double contactError) const {
+  // Beyond the slop by less than the position tolerance is close enough (a resting stack sinks
+  // some 10 nm a step into its slop; chasing that cost six block solves per manifold).
+  return contactError < -settings_.solver.positionTolerance;
+}
+
 bool World::anyPenetration(size_t first, size_t last) const {
   for (size_t k = first; k < last; ++k) {
     const ContactPoint& c = contacts_[k];
     const Vec3 pointA = bodies_[static_cast<size_t>(c.bodyA)].toWorld(c.localA);
     const Vec3 pointB = bodies_[static_cast<size_t>(c.bodyB)].toWorld(c.localB);
     if (c.bounceShift < 0.0 ||
-        c.normal.dot(pointB - pointA) + settings_.contactSlop < -settings_.solver.positionTolerance)
+        needsPositionCorrection(c.normal.dot(pointB - pointA) + settings_.contactSlop))
       return true;
   }
   return false;
@@ -185,9 +193,7 @@ double World::addContactPositionRows(RowBuffer& rows, size_t first, size_t last,
     const double separation = c.normal.dot(pointB - pointA);
     const bool bounce = iteration == 0 && c.bounceShift < 0.0;
     const double error = bounce ? -c.bounceShift : separation + settings_.contactSlop;
-    // Beyond the slop by less than the position tolerance is close enough (a resting stack sinks
-    // some 10 nm a step into its slop; chasing that cost six block solves per manifold).
-    const bool penetrating = error < -settings_.solver.positionTolerance;
+    const bool penetrating = needsPositionCorrection(error);
     const int index =
         rows.addBlock(bounce ? BlockKind::Equality : BlockKind::Bounded, 1, c.bodyA, c.bodyB);
     ConstraintRow& row = rows.row(index);
@@ -214,7 +220,7 @@ double World::addContactPositionRows(RowBuffer& rows, size_t first, size_t last,
 
 double World::correctPositions(BodyId a, BodyId b, double dt) {
   const size_t ids[2] = {static_cast<size_t>(a), static_cast<size_t>(b)};
-  for (size_t id : ids) masses_[id] = {bodies_[id].inverseMass, bodies_[id].inverseInertiaWorld};
+  for (size_t id : ids) refreshSolverMass(id);
   positionRows_.finalize(masses_, rotorInverseInertia_);
   const SolveResult r = solveBlocks(positionRows_, pseudoVelocities_, pseudoRotorSpeeds_, 1, 0.0,
                                     false, false, Clock::time_point{});

@@ -91,6 +91,8 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
   treeActive_ = false;
   for (RowBlock& block : blocks_) block.direct = false;
   if (directEqualities_) treeActive_ = tree_.build(rows_, blocks_, bodies, rotorInverseInertia);
+  treeHoldsAll_ = treeActive_ && std::all_of(blocks_.begin(), blocks_.end(),
+                                             [](const RowBlock& b) { return b.direct; });
   matrices_.clear();
   activeSets_.clear();
   for (RowBlock& block : blocks_) {

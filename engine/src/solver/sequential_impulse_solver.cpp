@@ -231,9 +231,7 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   }
   EqualityTree* tree = buffer.equalityTree();
   // The tree alone is exact in one solve; a second would only confirm it.
-  const bool treeIsAll =
-      tree && std::all_of(blocks.begin(), blocks.end(), [](const RowBlock& b) { return b.direct; });
-  if (treeIsAll && maxIterations > 0) {
+  if (buffer.treeHoldsAll() && maxIterations > 0) {
     result.largestImpulseChange = tree->solve(buffer.rows(), bodies, rotorSpeeds);
     result.iterations = 1;
     result.converged = true;

@@ -180,6 +180,11 @@ class World {
   /// Whether a point of the manifold contacts_[first, last) penetrates beyond the slop and the
   /// position tolerance (or bounces).
   bool anyPenetration(size_t first, size_t last) const;
+  /// Whether a contact point's error (separation + slop, unit: m) is a penetration beyond the
+  /// position tolerance.
+  bool needsPositionCorrection(double contactError) const;
+  /// masses_[body] from the body's current pose (the position pass moves bodies).
+  void refreshSolverMass(size_t body);
   /// Appends the position rows of the manifold contacts_[first, last) (the bounce shift on
   /// iteration 0); returns the largest error it asks to correct (unit: m), 0 when none of its
   /// points needs correcting (rows were still appended).

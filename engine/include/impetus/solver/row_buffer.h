@@ -31,6 +31,8 @@ class RowBuffer {
   void setDirectEqualities(bool direct) { directEqualities_ = direct; }
   /// The tree of direct blocks of the last finalize, or nullptr when there is none.
   EqualityTree* equalityTree() { return treeActive_ ? &tree_ : nullptr; }
+  /// Whether the tree of the last finalize holds every block (one tree solve is then exact).
+  bool treeHoldsAll() const { return treeHoldsAll_; }
   /// Appends `count` zeroed rows over bodies a, b as one block; returns the first row's index.
   int addBlock(BlockKind kind, int count, int bodyA, int bodyB);
   /// Merges the last `blocks` blocks (same two bodies, <= kMaxBlockRows rows) into one block of
@@ -61,6 +63,7 @@ class RowBuffer {
   bool cacheActiveSets_ = false;
   bool directEqualities_ = false;
   bool treeActive_ = false;
+  bool treeHoldsAll_ = false;
   EqualityTree tree_;
 };
 
