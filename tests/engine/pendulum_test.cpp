@@ -125,6 +125,7 @@ double meanIterationsToConverge(bool warmStart, const Vec3& gravity, bool direct
   settings.solver.directJoints = directJoints;
   settings.solver.velocityIterations = 5000;
   settings.solver.impulseTolerance = 1e-8;
+  settings.solver.relativeImpulseTolerance = 0.0;
   World world(settings);
   scenes::buildHingeChain(world);
   double total = 0;
@@ -164,6 +165,7 @@ TEST(Solver, DirectJointsAgreeWithAFullyConvergedSweep) {
     s.solver.positionIterations = 0;  // the velocity solves alone (positions: the test below)
     s.solver.velocityIterations = 20000;
     s.solver.impulseTolerance = 1e-15;
+    s.solver.relativeImpulseTolerance = 0.0;
     worlds[k] = World(s);
     scenes::buildHingeChain(worlds[k]);
     for (int i = 0; i < 20; ++i) ASSERT_TRUE(worlds[k].step(kDt).ok);
@@ -229,6 +231,7 @@ TEST(Solver, StopsAtTheWallClockBudgetAndReportsIt) {
   WorldSettings settings;
   settings.solver.velocityIterations = 1000000;  // only the budget can stop it
   settings.solver.impulseTolerance = 0.0;
+  settings.solver.relativeImpulseTolerance = 0.0;
   settings.solver.timeBudget = 0.002;    // s
   settings.solver.directJoints = false;  // swept joint by joint (the tree is exact at once)
   World world(settings);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "contact_manifold.h"
+#include "primitive_contacts.h"
 
 namespace impetus {
 namespace {
@@ -31,9 +32,11 @@ struct BodyObject {
   std::unique_ptr<btCompoundShape> compound;
   std::vector<std::unique_ptr<btCollisionShape>> shapes;
   std::vector<ShapeDesc> descs;
-  std::vector<int> childDesc;  ///< compound child -> its ShapeDesc (a mesh has many children)
+  std::vector<int> childDesc;        ///< compound child -> its ShapeDesc (a mesh has many children)
+  std::vector<ShapePose> childPose;  ///< compound child -> its pose in the body frame
   std::uint32_t group = 0, mask = 0;
   bool dynamic = false;
+  bool primitive = true;  ///< every shape a plane, sphere, capsule or box (primitive_contacts.h)
   const ShapeDesc* shape(int childIndex) const {
     if (childIndex < 0 || childIndex >= static_cast<int>(childDesc.size())) return nullptr;
     return &descs[static_cast<size_t>(childDesc[static_cast<size_t>(childIndex)])];
@@ -78,8 +81,14 @@ class SpeculativeTriangle final : public btTriangleShape {
 }  // namespace
 
 struct CollisionWorld::Impl : btOverlapFilterCallback {
+  /// Bullet's dispatcher, knowing whose pairs it dispatches (its near callback is a plain
+  /// function).
+  struct PairDispatcher final : btCollisionDispatcher {
+    using btCollisionDispatcher::btCollisionDispatcher;
+    Impl* owner = nullptr;
+  };
   btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher{&configuration};
+  PairDispatcher dispatcher{&configuration};
   btDbvtBroadphase broadphase;
   btCollisionWorld world{&dispatcher, &broadphase, &configuration};
   std::vector<std::unique_ptr<BodyObject>> objects;  // by insertion
@@ -88,6 +97,86 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   // Per-step scratch (no allocation once warm).
   std::vector<ContactPoint> fresh;
   std::vector<int> freshOrder, previousOrder;
+  // What detect() is working on, for the near callback.
+  std::span<const RigidBody> currentBodies;
+  const MaterialTable* currentMaterials = nullptr;
+
+  /// A point of child shape `childA` of `oa` and `childB` of `ob` with its material and track.
+  ContactPoint makeContact(const BodyObject& oa, int childA, const BodyObject& ob, int childB,
+                           const Vec3& localA, const Vec3& localB, const Vec3& normal,
+                           double separation) const {
+    ContactPoint c;
+    c.bodyA = oa.body;
+    c.bodyB = ob.body;
+    c.shapeA = childA;
+    c.shapeB = childB;
+    c.localA = localA;
+    c.localB = localB;
+    c.normal = normal;
+    c.separation = separation;
+    orthonormalBasis(c.normal, c.tangent1, c.tangent2);
+    const ContactCoefficients mat =
+        currentMaterials->coefficients(oa.material(childA), ob.material(childB));
+    const ShapeDesc* sa = oa.shape(childA);
+    const ShapeDesc* sb = ob.shape(childB);
+    const ShapeDesc* track =
+        sb && sb->trackMotor >= 0 ? sb : (sa && sa->trackMotor >= 0 ? sa : nullptr);
+    if (track) {
+      c.trackMotor = track->trackMotor;
+      c.trackOnB = track == sb;
+      c.trackDirection = track->trackDirection.normalized();
+      c.sprocketRadius = track->sprocketRadius;
+    }
+    c.friction = mat.friction;
+    c.restitution = mat.restitution;
+    c.rolling = mat.rolling;
+    c.spinning = mat.spinning;
+    return c;
+  }
+
+  /// Collides a pair of primitive-only bodies in closed form; false leaves it to Bullet.
+  bool collidePrimitivePair(const btCollisionObject* a, const btCollisionObject* b) {
+    const BodyObject* oa = byBody[static_cast<size_t>(a->getUserIndex())];
+    const BodyObject* ob = byBody[static_cast<size_t>(b->getUserIndex())];
+    if (!oa->primitive || !ob->primitive) return false;
+    for (int i : oa->childDesc)
+      for (int j : ob->childDesc)
+        if (!primitivePairSupported(oa->descs[size_t(i)].type, ob->descs[size_t(j)].type))
+          return false;
+    if (oa->body > ob->body) std::swap(oa, ob);  // a canonical order: the manifold's key
+    const RigidBody& ba = currentBodies[static_cast<size_t>(oa->body)];
+    const RigidBody& bb = currentBodies[static_cast<size_t>(ob->body)];
+    PrimitiveContacts points;
+    for (size_t i = 0; i < oa->childDesc.size(); ++i) {
+      const ShapePose pa{ba.toWorld(oa->childPose[i].position),
+                         ba.rotation * oa->childPose[i].rotation};
+      for (size_t j = 0; j < ob->childDesc.size(); ++j) {
+        const ShapePose pb{bb.toWorld(ob->childPose[j].position),
+                           bb.rotation * ob->childPose[j].rotation};
+        const int count =
+            collidePrimitives(oa->descs[size_t(oa->childDesc[i])], pa,
+                              ob->descs[size_t(ob->childDesc[j])], pb, kContactMargin, points);
+        for (int k = 0; k < count; ++k) {
+          const PrimitiveContact& p = points[size_t(k)];
+          fresh.push_back(makeContact(*oa, static_cast<int>(i), *ob, static_cast<int>(j),
+                                      ba.rotation.transpose() * (p.pointA - ba.position),
+                                      bb.rotation.transpose() * (p.pointB - bb.position), p.normal,
+                                      p.separation));
+        }
+      }
+    }
+    return true;
+  }
+
+  static void nearCallback(btBroadphasePair& pair, btCollisionDispatcher& dispatcher,
+                           const btDispatcherInfo& info) {
+    Impl& w = *static_cast<PairDispatcher&>(dispatcher).owner;
+    const auto* a = static_cast<const btCollisionObject*>(pair.m_pProxy0->m_clientObject);
+    const auto* b = static_cast<const btCollisionObject*>(pair.m_pProxy1->m_clientObject);
+    if (!dispatcher.needsCollision(a, b)) return;
+    if (!w.collidePrimitivePair(a, b))
+      btCollisionDispatcher::defaultNearCallback(pair, dispatcher, info);
+  }
 
   static ManifoldKey manifoldOf(const ContactPoint& c) {
     return {c.bodyA, c.bodyB, c.shapeA, c.shapeB};
@@ -141,6 +230,8 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
 
   Impl() {
     world.getPairCache()->setOverlapFilterCallback(this);
+    dispatcher.owner = this;
+    dispatcher.setNearCallback(&Impl::nearCallback);
     // A face resting on a plane or another convex gets its full contact patch at once (by
     // perturbing the pose), not one point per step: a box needs >= 3 points to stand still.
     configuration.setPlaneConvexMultipointIterations(5, 4);
@@ -252,12 +343,18 @@ void CollisionWorld::addShape(BodyId id, const RigidBody& body, const ShapeDesc&
       throw std::invalid_argument("mesh and heightfield shapes are for static bodies only");
     o->descs.push_back(shape);
     w.addTriangles(*o, shape, local);
+    o->primitive = false;
   } else {
     o->shapes.push_back(w.makeShape(shape, body.isDynamic()));
     o->descs.push_back(shape);
     o->childDesc.push_back(static_cast<int>(o->descs.size()) - 1);
     o->compound->addChildShape(local, o->shapes.back().get());
+    o->primitive =
+        o->primitive && (shape.type == ShapeType::Plane || shape.type == ShapeType::Box ||
+                         shape.type == ShapeType::Sphere || shape.type == ShapeType::Capsule);
   }
+  o->childPose.resize(o->childDesc.size());
+  o->childPose.back() = {shape.position, shape.orientation.normalized().toRotationMatrix()};
   o->group |= shape.group;
   o->mask |= shape.mask;
   o->object->setWorldTransform(btTransform(bt(body.orientation), bt(body.position)));
@@ -303,9 +400,11 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
   // persist from step to step through our manifolds below (contact_manifold.h).
   const int existing = w.dispatcher.getNumManifolds();
   for (int m = 0; m < existing; ++m) w.dispatcher.getManifoldByIndexInternal(m)->clearManifold();
-  w.world.performDiscreteCollisionDetection();
-
   w.fresh.clear();
+  w.currentBodies = bodies;
+  w.currentMaterials = &materials;
+  w.world.performDiscreteCollisionDetection();  // primitive pairs add to `fresh` as they come
+
   const int manifolds = w.dispatcher.getNumManifolds();
   for (int m = 0; m < manifolds; ++m) {
     const btPersistentManifold* manifold = w.dispatcher.getManifoldByIndexInternal(m);
@@ -313,33 +412,10 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
     const BodyObject* ob = w.byBody[static_cast<size_t>(manifold->getBody1()->getUserIndex())];
     for (int k = 0; k < manifold->getNumContacts(); ++k) {
       const btManifoldPoint& p = manifold->getContactPoint(k);
-      ContactPoint c;
-      c.bodyA = oa->body;
-      c.bodyB = ob->body;
-      c.shapeA = p.m_index0;
-      c.shapeB = p.m_index1;
-      c.localA = toVec3(p.m_localPointA);
-      c.localB = toVec3(p.m_localPointB);
-      c.normal = -toVec3(p.m_normalWorldOnB);  // Bullet's normal points from B to A
-      c.separation = p.getDistance();
-      orthonormalBasis(c.normal, c.tangent1, c.tangent2);
-      const ContactCoefficients mat =
-          materials.coefficients(oa->material(p.m_index0), ob->material(p.m_index1));
-      const ShapeDesc* sa = oa->shape(p.m_index0);
-      const ShapeDesc* sb = ob->shape(p.m_index1);
-      const ShapeDesc* track =
-          sb && sb->trackMotor >= 0 ? sb : (sa && sa->trackMotor >= 0 ? sa : nullptr);
-      if (track) {
-        c.trackMotor = track->trackMotor;
-        c.trackOnB = track == sb;
-        c.trackDirection = track->trackDirection.normalized();
-        c.sprocketRadius = track->sprocketRadius;
-      }
-      c.friction = mat.friction;
-      c.restitution = mat.restitution;
-      c.rolling = mat.rolling;
-      c.spinning = mat.spinning;
-      w.fresh.push_back(c);
+      // Bullet's normal points from B to A.
+      w.fresh.push_back(w.makeContact(*oa, p.m_index0, *ob, p.m_index1, toVec3(p.m_localPointA),
+                                      toVec3(p.m_localPointB), -toVec3(p.m_normalWorldOnB),
+                                      p.getDistance()));
     }
   }
 

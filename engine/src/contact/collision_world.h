@@ -1,6 +1,8 @@
 #pragma once
-// Collision detection through Bullet's collision module only (broadphase, narrowphase, persistent
-// manifolds); our solver does all dynamics. Private to the engine: no public header sees Bullet.
+// Collision detection: Bullet's broadphase finds the pairs; pairs of primitive shapes (plane,
+// sphere, capsule, box) get their points in closed form (primitive_contacts.h), the others from
+// Bullet's narrowphase; our manifolds carry points from step to step and our solver does all
+// dynamics. Private to the engine: no public header sees Bullet.
 
 #include <cstdint>
 #include <memory>

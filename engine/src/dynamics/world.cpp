@@ -283,11 +283,15 @@ StepStatus World::substep(double dt) {
 
   if (solver.warmStart) applyAccumulatedImpulses(rows_.rows(), velocities_, rotorSpeeds_);
   const bool adaptive = !solver.deterministic;
-  const SolveResult velocityResult =
-      solveBlocks(rows_, velocities_, rotorSpeeds_, std::max(solver.velocityIterations, 1),
-                  solver.impulseTolerance, adaptive, adaptive && solver.timeBudget > 0.0,
-                  t2 + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(solver.timeBudget)));
+  SolveStop stop;
+  stop.maxIterations = std::max(solver.velocityIterations, 1);
+  stop.useTolerance = adaptive;
+  stop.tolerance = solver.impulseTolerance;
+  stop.relativeTolerance = solver.relativeImpulseTolerance;
+  stop.useDeadline = adaptive && solver.timeBudget > 0.0;
+  stop.deadline = t2 + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(solver.timeBudget));
+  const SolveResult velocityResult = solveBlocks(rows_, velocities_, rotorSpeeds_, stop);
   applyRestitution();
   for (auto& j : joints_) j->storeImpulses(rows_, bodies_, dt);
   storeContactImpulses();

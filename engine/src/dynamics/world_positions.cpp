@@ -2,7 +2,6 @@
 // joints, limits, gears and penetrating contacts are projected back onto their constraint
 // manifolds with pseudo-velocities that move positions only (no kinetic energy is added).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -11,8 +10,6 @@
 
 namespace impetus {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 /// Gauss-Seidel sweeps of one Newton step when joints closing loops share the tree's bodies (a
 /// forest alone is solved exactly in one).
@@ -119,8 +116,9 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   jointPositionRows_.finalize(masses_, rotorInverseInertia_);
   // A forest of joints is solved exactly in one pass (solveBlocks stops there); joints closing
   // loops are swept with it.
-  solveBlocks(jointPositionRows_, pseudoVelocities_, pseudoRotorSpeeds_, kPositionSweeps, 0.0,
-              false, false, Clock::time_point{});
+  SolveStop sweeps;
+  sweeps.maxIterations = kPositionSweeps;
+  solveBlocks(jointPositionRows_, pseudoVelocities_, pseudoRotorSpeeds_, sweeps);
   double largestTurn = 0.0;
   for (const SolverVelocity& p : pseudoVelocities_)
     largestTurn = std::max(largestTurn, dt * p.angular.norm());
@@ -222,8 +220,7 @@ double World::correctPositions(BodyId a, BodyId b, double dt) {
   const size_t ids[2] = {static_cast<size_t>(a), static_cast<size_t>(b)};
   for (size_t id : ids) refreshSolverMass(id);
   positionRows_.finalize(masses_, rotorInverseInertia_);
-  const SolveResult r = solveBlocks(positionRows_, pseudoVelocities_, pseudoRotorSpeeds_, 1, 0.0,
-                                    false, false, Clock::time_point{});
+  const SolveResult r = solveBlocks(positionRows_, pseudoVelocities_, pseudoRotorSpeeds_, {});
   for (size_t id : ids) {
     SolverVelocity& p = pseudoVelocities_[id];
     if (bodies_[id].isDynamic() && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero()))

@@ -214,10 +214,18 @@ void solveBlockSubset(RowBuffer& buffer, std::span<const int> blockIndices,
   }
 }
 
+namespace {
+
+double largestAccumulatedImpulse(std::span<const ConstraintRow> rows) {
+  double largest = 0.0;
+  for (const ConstraintRow& r : rows) largest = std::max(largest, std::abs(r.impulse));
+  return largest;
+}
+
+}  // namespace
+
 SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
-                        std::span<double> rotorSpeeds, int maxIterations, double tolerance,
-                        bool useTolerance, bool useDeadline,
-                        std::chrono::steady_clock::time_point deadline) {
+                        std::span<double> rotorSpeeds, const SolveStop& stop) {
   SolveResult result;
   ConstraintRow* rows = buffer.rows().data();
   SolverVelocity* v = bodies.data();
@@ -231,13 +239,13 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   }
   EqualityTree* tree = buffer.equalityTree();
   // The tree alone is exact in one solve; a second would only confirm it.
-  if (buffer.treeHoldsAll() && maxIterations > 0) {
+  if (buffer.treeHoldsAll() && stop.maxIterations > 0) {
     result.largestImpulseChange = tree->solve(buffer.rows(), bodies, rotorSpeeds);
     result.iterations = 1;
     result.converged = true;
     return result;
   }
-  for (int it = 0; it < maxIterations; ++it) {
+  for (int it = 0; it < stop.maxIterations; ++it) {
     // The tree's joints as one exact block, then the rest (contacts, limits, loops...) one by one.
     double largest = tree ? tree->solve(buffer.rows(), bodies, rotorSpeeds) : 0.0;
     for (const RowBlock& block : blocks) {
@@ -249,11 +257,14 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     }
     result.iterations = it + 1;
     result.largestImpulseChange = largest;
-    if (useTolerance && largest < tolerance) {
+    if (stop.useTolerance &&
+        (largest < stop.tolerance ||
+         (stop.relativeTolerance > 0.0 &&
+          largest < stop.relativeTolerance * largestAccumulatedImpulse(buffer.rows())))) {
       result.converged = true;
       break;
     }
-    if (useDeadline && std::chrono::steady_clock::now() >= deadline) {
+    if (stop.useDeadline && std::chrono::steady_clock::now() >= stop.deadline) {
       result.outOfTime = true;
       break;
     }

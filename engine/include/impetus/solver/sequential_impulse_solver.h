@@ -38,10 +38,21 @@ void applyAccumulatedImpulses(std::span<const ConstraintRow> rows, std::span<Sol
 void solveBlockSubset(RowBuffer& buffer, std::span<const int> blockIndices,
                       std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds);
 
-/// Iterates until tolerance, `maxIterations`, or `deadline` (ignored when !useDeadline).
+/// When solveBlocks stops iterating.
+struct SolveStop {
+  int maxIterations = 1;
+  /// Stop once an iteration changes no impulse by more than max(tolerance, relativeTolerance *
+  /// the largest accumulated |p|): the absolute floor for scenes without load, the relative part
+  /// so that a 75 kg body's 7 N s joint impulses are not chased to 1e-10 N s (rounding noise).
+  bool useTolerance = false;
+  double tolerance = 0.0;          ///< (unit: N s)
+  double relativeTolerance = 0.0;  ///< share of the largest |accumulated impulse|
+  bool useDeadline = false;
+  std::chrono::steady_clock::time_point deadline{};
+};
+
+/// Iterates until one of `stop`'s criteria holds.
 SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
-                        std::span<double> rotorSpeeds, int maxIterations, double tolerance,
-                        bool useTolerance, bool useDeadline,
-                        std::chrono::steady_clock::time_point deadline);
+                        std::span<double> rotorSpeeds, const SolveStop& stop);
 
 }  // namespace impetus

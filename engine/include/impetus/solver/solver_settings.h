@@ -11,7 +11,10 @@ struct SolverSettings {
   int positionIterations = 6;  ///< iterations of the post-step position projection
   /// The position pass stops once no joint row is off by more than this (unit: m or rad).
   double positionTolerance = 1e-6;
-  double impulseTolerance = 1e-10;  ///< stop when every |dp| is below this (unit: N s)
+  double impulseTolerance = 1e-10;  ///< stop when every |dp| is below this (unit: N s)...
+  /// ... or below this share of the largest accumulated |p| (rounding: a resting stack's PGS
+  /// plateaus near 5e-7 of its impulses; chasing 1e-10 N s ran every cap-limited iteration).
+  double relativeImpulseTolerance = 1e-6;
   double timeBudget = 0.0;  ///< wall-clock limit for the velocity iterations (unit: s); 0 = none
   bool warmStart = true;    ///< start from the previous step's accumulated impulses
   /// Solve the joints whose bodies form a tree exactly, in linear time, as one block of each
