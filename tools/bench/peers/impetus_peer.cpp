@@ -19,9 +19,15 @@ class ImpetusPeer final : public PeerEngine {
     const impetus::SolverSettings s;
     std::ostringstream o;
     o << "defaults: joints of a tree solved exactly (EqualityTree), " << s.velocityIterations
-      << " velocity iterations (stop at " << s.impulseTolerance << " N s), " << s.positionIterations
+      << " velocity iterations (stop at " << s.impulseTolerance << " N s or "
+      << s.relativeImpulseTolerance << " of the largest impulse), " << s.positionIterations
       << " position iterations (Newton on a joint tree; stop at " << s.positionTolerance
-      << " m or rad), " << s.substeps << " substep";
+      << " m or rad), " << s.substeps << " substep, primitive contacts in closed form, built for "
+#if defined(__AVX2__) && defined(__FMA__)
+      << "x86-64-v3";
+#else
+      << "the compiler's baseline";
+#endif
     return o.str();
   }
   void build(const BenchScene& scene) override {
@@ -77,7 +83,9 @@ class ImpetusPeer final : public PeerEngine {
       }
     }
   }
-  void step() override { world_->step(dt_); }
+  void step() override {
+    world_->step(dt_);
+  }
   void read(std::vector<BodyState>& states) override {
     states.resize(ids_.size());
     for (size_t i = 0; i < ids_.size(); ++i) {
