@@ -220,9 +220,9 @@ TEST(PrimitiveContacts, NothingBeyondTheMargin) {
                         at(Vec3(0, 0, 0.6 + 0.1 + kMargin + 0.001), turn(M_PI / 2, Vec3::UnitX())),
                         box(Vec3(2, 2, 1.2)), at(Vec3::Zero()), kMargin, c),
       0);
-  EXPECT_FALSE(primitivePairSupported(ShapeType::Plane, ShapeType::Plane));
-  EXPECT_FALSE(primitivePairSupported(ShapeType::Box, ShapeType::ConvexHull));
-  EXPECT_TRUE(primitivePairSupported(ShapeType::Capsule, ShapeType::Sphere));
+  EXPECT_EQ(collidePrimitives(plane(), at(Vec3::Zero()), plane(), at(Vec3::Zero()), kMargin, c), 0);
+  EXPECT_FALSE(isPrimitiveShape(ShapeType::ConvexHull));
+  EXPECT_TRUE(isPrimitiveShape(ShapeType::Capsule) && isPrimitiveShape(ShapeType::Sphere));
 }
 
 }  // namespace

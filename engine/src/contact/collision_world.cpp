@@ -33,7 +33,7 @@ struct BodyObject {
   std::vector<std::unique_ptr<btCollisionShape>> shapes;
   std::vector<ShapeDesc> descs;
   std::vector<int> childDesc;        ///< compound child -> its ShapeDesc (a mesh has many children)
-  std::vector<ShapePose> childPose;  ///< compound child -> its pose in the body frame
+  std::vector<ShapePose> childPose;  ///< primitive bodies: child -> its pose in the body frame
   std::uint32_t group = 0, mask = 0;
   bool dynamic = false;
   bool primitive = true;  ///< every shape a plane, sphere, capsule or box (primitive_contacts.h)
@@ -139,10 +139,6 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     const BodyObject* oa = byBody[static_cast<size_t>(a->getUserIndex())];
     const BodyObject* ob = byBody[static_cast<size_t>(b->getUserIndex())];
     if (!oa->primitive || !ob->primitive) return false;
-    for (int i : oa->childDesc)
-      for (int j : ob->childDesc)
-        if (!primitivePairSupported(oa->descs[size_t(i)].type, ob->descs[size_t(j)].type))
-          return false;
     if (oa->body > ob->body) std::swap(oa, ob);  // a canonical order: the manifold's key
     const RigidBody& ba = currentBodies[static_cast<size_t>(oa->body)];
     const RigidBody& bb = currentBodies[static_cast<size_t>(ob->body)];
@@ -343,18 +339,15 @@ void CollisionWorld::addShape(BodyId id, const RigidBody& body, const ShapeDesc&
       throw std::invalid_argument("mesh and heightfield shapes are for static bodies only");
     o->descs.push_back(shape);
     w.addTriangles(*o, shape, local);
-    o->primitive = false;
+    o->primitive = false;  // Bullet collides it: its triangles need no childPose
   } else {
     o->shapes.push_back(w.makeShape(shape, body.isDynamic()));
     o->descs.push_back(shape);
     o->childDesc.push_back(static_cast<int>(o->descs.size()) - 1);
     o->compound->addChildShape(local, o->shapes.back().get());
-    o->primitive =
-        o->primitive && (shape.type == ShapeType::Plane || shape.type == ShapeType::Box ||
-                         shape.type == ShapeType::Sphere || shape.type == ShapeType::Capsule);
+    o->childPose.push_back({shape.position, shape.orientation.normalized().toRotationMatrix()});
+    o->primitive = o->primitive && isPrimitiveShape(shape.type);
   }
-  o->childPose.resize(o->childDesc.size());
-  o->childPose.back() = {shape.position, shape.orientation.normalized().toRotationMatrix()};
   o->group |= shape.group;
   o->mask |= shape.mask;
   o->object->setWorldTransform(btTransform(bt(body.orientation), bt(body.position)));

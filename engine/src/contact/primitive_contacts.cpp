@@ -349,11 +349,6 @@ void boxBox(const ShapeDesc& a, const ShapePose& pa, const ShapeDesc& b, const S
   }
 }
 
-bool isPrimitive(ShapeType t) {
-  return t == ShapeType::Plane || t == ShapeType::Sphere || t == ShapeType::Capsule ||
-         t == ShapeType::Box;
-}
-
 /// Collides a (A) with b (B) for the type pairs written out below; false for the others (the
 /// caller swaps them).
 bool collideOrdered(const ShapeDesc& a, const ShapePose& pa, const ShapeDesc& b,
@@ -399,9 +394,9 @@ bool collideOrdered(const ShapeDesc& a, const ShapePose& pa, const ShapeDesc& b,
 
 }  // namespace
 
-bool primitivePairSupported(ShapeType a, ShapeType b) {
-  if (!isPrimitive(a) || !isPrimitive(b)) return false;
-  return !(a == ShapeType::Plane && b == ShapeType::Plane);
+bool isPrimitiveShape(ShapeType t) {
+  return t == ShapeType::Plane || t == ShapeType::Sphere || t == ShapeType::Capsule ||
+         t == ShapeType::Box;
 }
 
 int collidePrimitives(const ShapeDesc& a, const ShapePose& poseA, const ShapeDesc& b,

@@ -29,12 +29,12 @@ struct PrimitiveContact {
 constexpr int kMaxPrimitiveContacts = 4;
 using PrimitiveContacts = std::array<PrimitiveContact, kMaxPrimitiveContacts>;
 
-/// Whether collidePrimitives handles this pair of shape types (either order).
-bool primitivePairSupported(ShapeType a, ShapeType b);
+/// Whether collidePrimitives handles this shape type (against any other such type).
+bool isPrimitiveShape(ShapeType type);
 
 /// The points where shapes a and b are closer than `margin` (speculative contacts reach that far;
 /// unit: m), at most four: a face resting on a face gives the corners of their overlap. Returns
-/// how many were written to `out`. Only for pairs primitivePairSupported accepts.
+/// how many were written to `out` (none for two planes). Both shapes must be isPrimitiveShape.
 int collidePrimitives(const ShapeDesc& a, const ShapePose& poseA, const ShapeDesc& b,
                       const ShapePose& poseB, double margin, PrimitiveContacts& out);
 
