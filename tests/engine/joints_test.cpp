@@ -71,6 +71,43 @@ TEST(JointLimits, PrismaticLimitHoldsTenTimesTheWeight) {
   EXPECT_NEAR(slider.generalizedForce(), 11 * 5.0 * kG, 0.01 * 11 * 5.0 * kG);
 }
 
+TEST(JointLimits, StopsOfALightLinkCarryAHeavyLoadExactly) {
+  // A 0.1 kg, 0.4 m bar hinged at the origin (axis y) carries a 10 kg, 0.2 m cube hinged at its
+  // tip; both hinges rest on their upper stops (0: horizontal) under gravity. Statics: the cube's
+  // stop carries 10 g * 0.1 = 9.81 N m, the bar's 0.1 g * 0.2 + 10 g * 0.5 = 49.2462 N m. The
+  // stops join their hinges in the exact tree solve, so each step is exact in one solve (a second
+  // confirms it) even though the bar is 100 times lighter than its load - swept with the bar's
+  // own mass, these stops need hundreds of iterations.
+  World world;
+  RigidBodyDesc b;
+  b.name = "bar";
+  b.mass = 0.1;
+  b.inertia = scenes::boxInertia(0.1, Vec3(0.4, 0.04, 0.04));
+  b.position = Vec3(0.2, 0, 0);
+  const BodyId bar = world.addBody(b);
+  RigidBodyDesc d;
+  d.name = "load";
+  d.mass = 10.0;
+  d.inertia = scenes::boxInertia(10.0, Vec3(0.2, 0.2, 0.2));
+  d.position = Vec3(0.5, 0, 0);
+  const BodyId load = world.addBody(d);
+  auto& shoulder =
+      world.addJoint<RevoluteJoint>("shoulder", World::kGround, bar, Vec3::Zero(), Vec3::UnitY());
+  auto& wrist = world.addJoint<RevoluteJoint>("wrist", bar, load, Vec3(0.4, 0, 0), Vec3::UnitY());
+  shoulder.limit = {true, -0.5, 0.0};
+  wrist.limit = {true, -0.5, 0.0};
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(world.step(kDt).ok);
+    if (i >= 10) {
+      ASSERT_LE(world.statistics().velocityIterations, 2) << "step " << i;
+    }
+  }
+  EXPECT_NEAR(wrist.limitForce(), -10 * kG * 0.1, 1e-6 * 10 * kG * 0.1);
+  EXPECT_NEAR(shoulder.limitForce(), -(0.1 * kG * 0.2 + 10 * kG * 0.5), 1e-6 * 49.2462);
+  EXPECT_NEAR(shoulder.position(), 0.0, 1e-6);  // rad
+  EXPECT_NEAR(wrist.position(), 0.0, 1e-6);
+}
+
 TEST(JointReaction, HangingBodyReadsItsWeightAndCantileverItsMoment) {
   World world;
   const BodyId bar = addBar(world);

@@ -55,6 +55,11 @@ void World::solvePositions(double dt) {
   pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
   pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
   const JointBuildContext ctx = buildContext(dt, true);
+  // Newton steps take the whole error at once (their size is limited by the turn they give a
+  // body, kMaxNewtonTurn); capping each row's target instead would bend the step's direction and
+  // leave a joint that a contact push twisted 0.2 rad open for several steps.
+  JointBuildContext newtonContext = ctx;
+  newtonContext.maxCorrectionSpeed = std::numeric_limits<double>::infinity();
   JointBuildContext sweepContext = ctx;
   sweepContext.directJoints = false;  // one joint at a time: its gear and limits as one block
   JointProjection mode =
@@ -63,9 +68,21 @@ void World::solvePositions(double dt) {
   int iterations = 0;
   for (int it = 0; it < solver.positionIterations; ++it) {
     if (mode == JointProjection::Newton) {
-      mode = projectJoints(ctx, dt, lastJointError);
-      if (mode == JointProjection::Converged) break;
+      // Penetrating contacts first, manifold by manifold; then the joints' Newton step, so that
+      // what an unconverged pass leaves is a little sinking, not a joint opening. A contact push
+      // raises the joints' error again: the Newton step is then judged afresh.
+      double contactChange = 0.0;
+      const double penetration = correctContactPositions(it, ctx, dt, contactChange);
+      if (contactChange > 0.0) lastJointError = std::numeric_limits<double>::infinity();
+      mode = projectJoints(newtonContext, dt, lastJointError);
       iterations = it + 1;
+      if (mode == JointProjection::Converged) {
+        if (solver.deterministic || penetration > solver.positionTolerance) {
+          mode = JointProjection::Newton;
+          continue;
+        }
+        break;
+      }
       if (mode == JointProjection::Newton) continue;
     }
     double largest = 0.0;        // the largest position error met in this sweep (unit: m or rad)
@@ -99,13 +116,11 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   jointPositionRows_.clear();
   jointPositionRows_.setDirectEqualities(true);
   for (auto& j : joints_) j->buildPositionRows(ctx, jointPositionRows_);
-  // Equality rows only: with one-sided rows (limits, penetrating contacts) in the same step,
-  // the Newton steps opened the ragdoll's limits by up to 0.75 rad in tests; those scenes keep
-  // the joint-by-joint projection until that is understood.
+  // Equality rows and limits (a violated stop joins its joint's tree node, the others are swept
+  // so that the step does not push a joint through its stop); anything else is swept joint by
+  // joint.
   for (const RowBlock& b : jointPositionRows_.blocks())
-    if (b.kind != BlockKind::Equality) return JointProjection::Sweep;
-  for (size_t first = 0; first < contacts_.size(); first = manifoldEnd(first))
-    if (anyPenetration(first, manifoldEnd(first))) return JointProjection::Sweep;
+    if (b.kind != BlockKind::Equality && !b.treeCandidate) return JointProjection::Sweep;
   const double error = largestPositionError(jointPositionRows_, dt);
   if (error <= solver.positionTolerance) return JointProjection::Converged;
   // Far from the solution (a fast whip straightening a chain) the linearisation may not hold:
@@ -118,6 +133,8 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   // loops are swept with it.
   SolveStop sweeps;
   sweeps.maxIterations = kPositionSweeps;
+  sweeps.useTolerance = !solver.deterministic;  // limits clear of their stops: no work to do
+  sweeps.tolerance = solver.impulseTolerance;
   solveBlocks(jointPositionRows_, pseudoVelocities_, pseudoRotorSpeeds_, sweeps);
   double largestTurn = 0.0;
   for (const SolverVelocity& p : pseudoVelocities_)
@@ -161,18 +178,6 @@ bool World::needsPositionCorrection(double contactError) const {
   // Beyond the slop by less than the position tolerance is close enough (a resting stack sinks
   // some 10 nm a step into its slop; chasing that cost six block solves per manifold).
   return contactError < -settings_.solver.positionTolerance;
-}
-
-bool World::anyPenetration(size_t first, size_t last) const {
-  for (size_t k = first; k < last; ++k) {
-    const ContactPoint& c = contacts_[k];
-    const Vec3 pointA = bodies_[static_cast<size_t>(c.bodyA)].toWorld(c.localA);
-    const Vec3 pointB = bodies_[static_cast<size_t>(c.bodyB)].toWorld(c.localB);
-    if (c.bounceShift < 0.0 ||
-        needsPositionCorrection(c.normal.dot(pointB - pointA) + settings_.contactSlop))
-      return true;
-  }
-  return false;
 }
 
 double World::addContactPositionRows(RowBuffer& rows, size_t first, size_t last, int iteration,

@@ -14,6 +14,12 @@ bool isDynamic(const SolverBodyMass& b) {
   return b.inverseMass > 0.0;
 }
 
+/// A joint limit's lone one-sided row (0 <= p), the kind that may join its joint's tree node.
+bool isLimitRow(const RowBlock& block, const ConstraintRow& row) {
+  return block.treeCandidate && block.count == 1 && block.kind == BlockKind::Bounded &&
+         block.boundRow < 0 && row.lower == 0.0 && row.upper >= 1e299 && row.rotorJacobian == 0.0;
+}
+
 /// Inverts a node's D, symmetric definite on its leading n x n corner (sign = +1 positive, -1
 /// negative definite). The padding past n is set to sign times the corner's largest diagonal
 /// entry, so that it neither hides nor fakes a small pivot; nothing couples to it.
@@ -68,12 +74,26 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   const auto nodeOf = [&](bool rotor, int index) -> int& {
     return rotor ? rotorNode_[static_cast<size_t>(index)] : bodyNode_[static_cast<size_t>(index)];
   };
+  released_.clear();
+  limitCandidates_.clear();
+  if (released_.capacity() < blocks.size()) released_.reserve(blocks.size());
   int lastConstraint = -1;
   for (size_t b = 0; b < blocks.size(); ++b) {
     RowBlock& block = blocks[b];
     block.direct = false;
-    if (block.kind != BlockKind::Equality) continue;
+    block.treeJoinable = false;
     const ConstraintRow& r0 = rows[static_cast<size_t>(block.first)];
+    if (isLimitRow(block, r0)) {
+      // A limit may join the node of its joint's rows just made (same bodies), once the joint's
+      // other rows (a gear after it) have taken their places: see below.
+      if (lastConstraint < 0) continue;
+      const ConstraintRow& l0 =
+          rows[static_cast<size_t>(nodes_[static_cast<size_t>(lastConstraint)].rows[0])];
+      if (l0.bodyA == r0.bodyA && l0.bodyB == r0.bodyB)
+        limitCandidates_.push_back({static_cast<int>(b), lastConstraint});
+      continue;
+    }
+    if (block.kind != BlockKind::Equality) continue;
     const bool usesRotor = usesRotorColumn(block);
     // Endpoints: bodies that move, and the rotor.
     bool isRotor[3];
@@ -126,6 +146,7 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     {
       Node& c = nodes_[static_cast<size_t>(constraint)];
       c.rowCount = 0;
+      c.oneSidedSlot = c.oneSidedBlock = -1;
       for (int i = 0; i < block.count; ++i) c.rows[c.rowCount++] = block.first + i;
       c.ends[0] = c.ends[1] = c.ends[2] = -1;
     }
@@ -139,6 +160,18 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     }
     lastConstraint = constraint;
     blocks_.push_back(static_cast<int>(b));
+  }
+  // Limits into their joints' nodes: one per node (two opposite stops on one axis would make it
+  // singular), where the joint's rows left room.
+  for (const auto& [b, n] : limitCandidates_) {
+    Node& node = nodes_[static_cast<size_t>(n)];
+    RowBlock& block = blocks[static_cast<size_t>(b)];
+    block.treeJoinable = node.rowCount < kMaxBlockRows && node.oneSidedSlot < 0;
+    if (!block.treeJoinable || !block.treeActive) continue;
+    node.oneSidedSlot = node.rowCount;
+    node.oneSidedBlock = b;
+    node.rows[node.rowCount++] = block.first;
+    blocks_.push_back(b);
   }
   if (blocks_.size() < 2) {  // one block alone is what the sweep already solves exactly
     blocks_.clear();
@@ -274,7 +307,11 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
     if (node.kind != NodeKind::Constraint) continue;
     for (int k = 0; k < node.rowCount; ++k) {
       ConstraintRow& r = rows[static_cast<size_t>(node.rows[k])];
-      const double dp = node.z(k);
+      double dp = node.z(k);
+      if (k == node.oneSidedSlot && r.impulse + dp < 0.0) {
+        dp = -r.impulse;  // a stop only pushes: released, it leaves the tree
+        released_.push_back(node.oneSidedBlock);
+      }
       r.impulse += dp;
       SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];
       SolverVelocity& b = bodies[static_cast<size_t>(r.bodyB)];

@@ -30,6 +30,7 @@ void RowBuffer::mergeLastBlocks(int blocks, BlockKind kind) {
   first.count = last.first + last.count - first.first;
   assert(first.count <= kMaxBlockRows);
   first.kind = kind;
+  first.treeCandidate = false;  // only a lone one-sided row joins the tree
   // A block's rows share one rotor slot (rows without a rotor column have J_m = 0 there).
   int rotor = 0;
   for (int i = first.first; i < first.first + first.count; ++i)
@@ -78,6 +79,8 @@ void invertBlock(const BlockMatrix& k, int n, BlockMatrix& inv) {
 
 void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
                          std::span<const double> rotorInverseInertia) {
+  bodies_ = bodies;
+  rotorInverseInertia_ = rotorInverseInertia;
   for (ConstraintRow& r : rows_) {
     const SolverBodyMass& a = bodies[static_cast<size_t>(r.bodyA)];
     const SolverBodyMass& b = bodies[static_cast<size_t>(r.bodyB)];
@@ -86,6 +89,12 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
     r.responseLinearB = b.inverseMass * r.linearB;
     r.responseAngularB = b.inverseInertia * r.angularB;
     r.responseRotor = rotorInverseInertia[static_cast<size_t>(r.rotor)] * r.rotorJacobian;
+  }
+  // A limit starts in the tree when it pushed last step (warm start) or its stop is violated
+  // (a position row asking to push).
+  for (RowBlock& block : blocks_) {
+    const ConstraintRow& r = rows_[static_cast<size_t>(block.first)];
+    block.treeActive = block.treeCandidate && (r.impulse > 0.0 || r.target > 0.0);
   }
   // The tree first: its blocks need no matrices of their own (it fails as a whole, unmarking them).
   treeActive_ = false;
@@ -98,52 +107,87 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
   for (RowBlock& block : blocks_) {
     block.activeSets = -1;
     block.matrices = -1;
-    if (block.direct) continue;
-    const ConstraintRow* rows = &rows_[static_cast<size_t>(block.first)];
-    if (block.count == 1) {
-      const double k = coupling(rows[0], rows[0]) + rows[0].softness;
-      block.inverseK = k > 1e-300 ? 1.0 / k : 0.0;  // a row no body can answer is inert
-      continue;
+    // Single rows get their mass even in the tree: a limit may leave it within the step.
+    if (!block.direct || block.count == 1) prepareBlock(block);
+  }
+}
+
+void RowBuffer::rebuildTree() {
+  treeActive_ = tree_.build(rows_, blocks_, bodies_, rotorInverseInertia_);
+  treeHoldsAll_ = treeActive_ && std::all_of(blocks_.begin(), blocks_.end(),
+                                             [](const RowBlock& b) { return b.direct; });
+  // A tree that failed to factorise left its joints to the sweep, which needs their matrices.
+  for (RowBlock& block : blocks_)
+    if (!block.direct && block.count > 1 && block.matrices < 0) prepareBlock(block);
+}
+
+bool RowBuffer::releaseTreeLimits() {
+  if (!treeActive_ || tree_.released().empty()) return false;
+  for (int b : tree_.released()) blocks_[static_cast<size_t>(b)].treeActive = false;
+  tree_.clearReleased();
+  rebuildTree();
+  return true;
+}
+
+bool RowBuffer::admitPushingLimits() {
+  if (!treeActive_) return false;
+  bool changed = false;
+  for (RowBlock& block : blocks_) {
+    if (block.direct || !block.treeJoinable || block.treeActive) continue;
+    if (rows_[static_cast<size_t>(block.first)].impulse > 0.0) {
+      block.treeActive = true;
+      changed = true;
     }
-    block.matrices = static_cast<int>(matrices_.size());
-    BlockMatrices& m = matrices_.emplace_back();
-    if (cacheActiveSets_ && block.kind == BlockKind::Limited) {
-      block.activeSets = static_cast<int>(activeSets_.size());
-      activeSets_.emplace_back().ready = 0;
+  }
+  if (changed) rebuildTree();
+  return changed;
+}
+
+void RowBuffer::prepareBlock(RowBlock& block) {
+  const ConstraintRow* rows = &rows_[static_cast<size_t>(block.first)];
+  if (block.count == 1) {
+    const double k = coupling(rows[0], rows[0]) + rows[0].softness;
+    block.inverseK = k > 1e-300 ? 1.0 / k : 0.0;  // a row no body can answer is inert
+    return;
+  }
+  block.matrices = static_cast<int>(matrices_.size());
+  BlockMatrices& m = matrices_.emplace_back();
+  if (cacheActiveSets_ && block.kind == BlockKind::Limited) {
+    block.activeSets = static_cast<int>(activeSets_.size());
+    activeSets_.emplace_back().ready = 0;
+  }
+  // A block's rows share their two bodies and rotor, and K is symmetric.
+  for (int i = 0; i < block.count; ++i) {
+    const ConstraintRow& a = rows[i];
+    for (int j = 0; j <= i; ++j) {
+      const ConstraintRow& b = rows[j];
+      double k = a.linearA.dot(b.responseLinearA) + a.angularA.dot(b.responseAngularA) +
+                 a.linearB.dot(b.responseLinearB) + a.angularB.dot(b.responseAngularB) +
+                 a.rotorJacobian * b.responseRotor;
+      if (a.bodyA == a.bodyB) k = coupling(a, b);  // degenerate: let the general form decide
+      m.k(i, j) = k;
+      m.k(j, i) = k;
     }
-    // A block's rows share their two bodies and rotor, and K is symmetric.
-    for (int i = 0; i < block.count; ++i) {
-      const ConstraintRow& a = rows[i];
-      for (int j = 0; j <= i; ++j) {
-        const ConstraintRow& b = rows[j];
-        double k = a.linearA.dot(b.responseLinearA) + a.angularA.dot(b.responseAngularA) +
-                   a.linearB.dot(b.responseLinearB) + a.angularB.dot(b.responseAngularB) +
-                   a.rotorJacobian * b.responseRotor;
-        if (a.bodyA == a.bodyB) k = coupling(a, b);  // degenerate: let the general form decide
-        m.k(i, j) = k;
-        m.k(j, i) = k;
-      }
-      m.k(i, i) += rows[i].softness;
-    }
-    if (block.kind == BlockKind::NormBall) {
-      // Friction balls use an isotropic effective mass (count / trace K): with the point's full
-      // anisotropic mass (rotation coupling) the radially projected sticking impulse is skewed
-      // away from the sliding direction, and a sliding box yaws and feels only ~97 % of mu N.
-      const double trace = m.k.topLeftCorner(block.count, block.count).trace();
-      m.inverseK.setZero();
-      for (int i = 0; i < block.count; ++i)
-        m.inverseK(i, i) = trace > 1e-300 ? block.count / trace : 0.0;
-    } else {
-      invertBlock(m.k, block.count, m.inverseK);
-    }
-    if (block.kind == BlockKind::Mixed) {
-      // Inverse of the equality corner, zero elsewhere (the friction rows are held fixed).
-      const int e = block.count - block.frictionCount;
-      invertBlock(m.k, e, m.inverseEquality);
-      for (int i = 0; i < block.count; ++i)
-        for (int j = 0; j < block.count; ++j)
-          if (i >= e || j >= e) m.inverseEquality(i, j) = 0.0;
-    }
+    m.k(i, i) += rows[i].softness;
+  }
+  if (block.kind == BlockKind::NormBall) {
+    // Friction balls use an isotropic effective mass (count / trace K): with the point's full
+    // anisotropic mass (rotation coupling) the radially projected sticking impulse is skewed
+    // away from the sliding direction, and a sliding box yaws and feels only ~97 % of mu N.
+    const double trace = m.k.topLeftCorner(block.count, block.count).trace();
+    m.inverseK.setZero();
+    for (int i = 0; i < block.count; ++i)
+      m.inverseK(i, i) = trace > 1e-300 ? block.count / trace : 0.0;
+  } else {
+    invertBlock(m.k, block.count, m.inverseK);
+  }
+  if (block.kind == BlockKind::Mixed) {
+    // Inverse of the equality corner, zero elsewhere (the friction rows are held fixed).
+    const int e = block.count - block.frictionCount;
+    invertBlock(m.k, e, m.inverseEquality);
+    for (int i = 0; i < block.count; ++i)
+      for (int j = 0; j < block.count; ++j)
+        if (i >= e || j >= e) m.inverseEquality(i, j) = 0.0;
   }
 }
 

@@ -231,23 +231,35 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   SolverVelocity* v = bodies.data();
   double* rotors = rotorSpeeds.data();
   const std::span<const RowBlock> blocks = buffer.blocks();
-  const BlockMatrices* matrices = buffer.matrices().data();
-  ActiveSetInverses* sets = buffer.activeSets().data();
   if (blocks.empty()) {
     result.converged = true;
     return result;
   }
-  EqualityTree* tree = buffer.equalityTree();
+  // Limits move in and out of the tree as they start or stop pushing (each move refactorises
+  // it); a limit that keeps flipping past this many moves stays where it is, clamped.
+  constexpr int kMaxTreeRebuilds = 4;
+  int rebuilds = 0;
+  const auto released = [&] {
+    return rebuilds < kMaxTreeRebuilds && buffer.releaseTreeLimits() && ++rebuilds > 0;
+  };
   // The tree alone is exact in one solve; a second would only confirm it.
-  if (buffer.treeHoldsAll() && stop.maxIterations > 0) {
-    result.largestImpulseChange = tree->solve(buffer.rows(), bodies, rotorSpeeds);
-    result.iterations = 1;
+  while (buffer.treeHoldsAll() && stop.maxIterations > 0) {
+    result.largestImpulseChange = buffer.equalityTree()->solve(buffer.rows(), bodies, rotorSpeeds);
+    result.iterations += 1;
     result.converged = true;
-    return result;
+    if (!released()) return result;
+    result.converged = false;
   }
-  for (int it = 0; it < stop.maxIterations; ++it) {
-    // The tree's joints as one exact block, then the rest (contacts, limits, loops...) one by one.
-    double largest = tree ? tree->solve(buffer.rows(), bodies, rotorSpeeds) : 0.0;
+  int budget = stop.maxIterations;
+  for (int it = 0; it < budget; ++it) {
+    EqualityTree* tree = buffer.equalityTree();
+    const BlockMatrices* matrices = buffer.matrices().data();
+    ActiveSetInverses* sets = buffer.activeSets().data();
+    // The rest (contacts, limits, loops...) one by one, then the tree's joints as one exact
+    // block: the velocities handed on satisfy the joints exactly, and what the last iteration
+    // leaves unconverged is a contact's (a little sinking, taken out by the position pass)
+    // rather than a joint opening.
+    double largest = 0.0;
     for (const RowBlock& block : blocks) {
       if (block.direct) continue;
       const double dp = block.count == 1
@@ -255,12 +267,24 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
                             : solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors);
       largest = std::max(largest, dp);
     }
-    result.iterations = it + 1;
+    if (tree) largest = std::max(largest, tree->solve(buffer.rows(), bodies, rotorSpeeds));
+    result.iterations += 1;
     result.largestImpulseChange = largest;
-    if (stop.useTolerance &&
+    if (released()) continue;  // the tree changed: not converged yet
+    const bool converged =
+        stop.useTolerance &&
         (largest < stop.tolerance ||
          (stop.relativeTolerance > 0.0 &&
-          largest < stop.relativeTolerance * largestAccumulatedImpulse(buffer.rows())))) {
+          largest < stop.relativeTolerance * largestAccumulatedImpulse(buffer.rows())));
+    // A limit the sweep found pushing joins the tree: the stop then holds exactly. It gets the
+    // iterations its arrival needs (at most the budget again, once).
+    if ((converged || it + 1 == budget) && rebuilds < kMaxTreeRebuilds &&
+        buffer.admitPushingLimits()) {
+      ++rebuilds;
+      if (budget == stop.maxIterations) budget += stop.maxIterations;
+      continue;
+    }
+    if (converged) {
       result.converged = true;
       break;
     }

@@ -179,7 +179,6 @@ class World {
                                  double& largestChange);
   /// Whether a point of the manifold contacts_[first, last) penetrates beyond the slop and the
   /// position tolerance (or bounces).
-  bool anyPenetration(size_t first, size_t last) const;
   /// Whether a contact point's error (separation + slop, unit: m) is a penetration beyond the
   /// position tolerance.
   bool needsPositionCorrection(double contactError) const;

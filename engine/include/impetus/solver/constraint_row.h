@@ -90,6 +90,13 @@ struct RowBlock {
   int matrices = -1;              ///< multi-row blocks: index into RowBuffer::matrices()
   int activeSets = -1;            ///< Limited blocks of an iterated buffer: index into activeSets()
   bool direct = false;            ///< solved exactly with the other blocks of the EqualityTree
+  // A joint's limit (one one-sided row) may join its joint's node of the EqualityTree while it
+  // pushes: solved as an equality there, a stop holds exactly against the whole tree's inertia
+  // (a hand under a falling body) where the sweep, seeing the two links alone, needs many
+  // iterations. The solver keeps the set of pushing limits (see solveBlocks).
+  bool treeCandidate = false;  ///< set by the joint: may join its joint's tree node
+  bool treeActive = false;     ///< asked to be in the tree (it pushes, or its stop is violated)
+  bool treeJoinable = false;   ///< written by EqualityTree::build: its joint's node has room
 };
 
 }  // namespace impetus

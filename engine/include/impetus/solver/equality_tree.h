@@ -13,6 +13,7 @@
 
 #include <Eigen/Core>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "impetus/solver/constraint_row.h"
@@ -24,15 +25,21 @@ struct SolverVelocity;
 
 class EqualityTree {
  public:
-  /// Chooses the tree's blocks (marks them RowBlock::direct) and factorises the system. Returns
-  /// false (and marks nothing) when there is nothing to gain or a pivot is singular.
+  /// Chooses the tree's blocks (marks them RowBlock::direct) and factorises the system. A joint
+  /// limit's block (RowBlock::treeCandidate) joins its joint's node when RowBlock::treeActive
+  /// (build marks every one that could join RowBlock::treeJoinable). Returns false (and marks
+  /// nothing) when there is nothing to gain or a pivot is singular.
   bool build(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
              std::span<const SolverBodyMass> bodies, std::span<const double> rotorInverseInertia);
   bool empty() const { return blocks_.empty(); }
   /// Solves the tree's rows exactly at the current velocities: updates their accumulated impulses
-  /// and the velocities; returns the largest |dp|.
+  /// and the velocities; returns the largest |dp|. A limit row whose impulse would pull is set to
+  /// zero instead and listed in released() (the tree must then be rebuilt without it).
   double solve(std::span<ConstraintRow> rows, std::span<SolverVelocity> bodies,
                std::span<double> rotorSpeeds);
+  /// Blocks of limit rows the last solves found pulling.
+  std::span<const int> released() const { return released_; }
+  void clearReleased() { released_.clear(); }
 
  private:
   using Mat6 = Eigen::Matrix<double, 6, 6>;
@@ -46,12 +53,14 @@ class EqualityTree {
     // (same two bodies; the gear adds the rotor), solved as one node.
     int rows[kMaxBlockRows];
     int rowCount = 0;
-    int ends[3];      ///< body A, body B, rotor node (-1: none)
-    int parent = -1;  ///< node index, -1 for a root
-    Mat6 coupling;    ///< A(i, parent): dim_i x dim_parent, zero-padded to 6 x 6
-    Mat6 inverseD;    ///< D_i^-1 (its padding decoupled)
-    Mat6 gain;        ///< D_i^-1 A(i, parent): backward sweep x_i = z_i - gain x_parent
-    Vec6 z;           ///< forward sweep: D_i^-1 y_i
+    int ends[3];             ///< body A, body B, rotor node (-1: none)
+    int parent = -1;         ///< node index, -1 for a root
+    int oneSidedSlot = -1;   ///< position in rows[] of a limit row (p >= 0), or -1
+    int oneSidedBlock = -1;  ///< its block
+    Mat6 coupling;           ///< A(i, parent): dim_i x dim_parent, zero-padded to 6 x 6
+    Mat6 inverseD;           ///< D_i^-1 (its padding decoupled)
+    Mat6 gain;               ///< D_i^-1 A(i, parent): backward sweep x_i = z_i - gain x_parent
+    Vec6 z;                  ///< forward sweep: D_i^-1 y_i
   };
   int find(int node);
 
@@ -63,6 +72,8 @@ class EqualityTree {
   std::vector<Mat6> diagonal_;
   std::vector<Vec6> y_;
   std::vector<int> queue_;
+  std::vector<int> released_;
+  std::vector<std::pair<int, int>> limitCandidates_;  ///< (limit block, its joint's node)
   std::vector<char> visited_;
 };
 

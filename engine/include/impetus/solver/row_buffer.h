@@ -43,9 +43,15 @@ class RowBuffer {
   RowBlock& block(int i) { return blocks_[static_cast<size_t>(i)]; }
   RowBlock& lastBlock() { return blocks_.back(); }
 
-  /// Fills each row's response M^-1 J^T and each block's inverse effective mass.
+  /// Fills each row's response M^-1 J^T and each block's inverse effective mass. The spans must
+  /// stay valid while the buffer is solved (the tree is rebuilt when its limits change).
   void finalize(std::span<const SolverBodyMass> bodies,
                 std::span<const double> rotorInverseInertia);
+  /// The limits the tree's last solves found pulling leave it; returns whether the tree changed.
+  bool releaseTreeLimits();
+  /// Limits outside the tree that push (impulse > 0) and could join it do; returns whether the
+  /// tree changed.
+  bool admitPushingLimits();
 
   std::span<ConstraintRow> rows() { return rows_; }
   std::span<const ConstraintRow> rows() const { return rows_; }
@@ -60,6 +66,12 @@ class RowBuffer {
   std::vector<RowBlock> blocks_;
   std::vector<BlockMatrices> matrices_;
   std::vector<ActiveSetInverses> activeSets_;
+  /// Re-chooses and refactorises the tree after its limits changed.
+  void rebuildTree();
+  void prepareBlock(RowBlock& block);
+
+  std::span<const SolverBodyMass> bodies_;
+  std::span<const double> rotorInverseInertia_;
   bool cacheActiveSets_ = false;
   bool directEqualities_ = false;
   bool treeActive_ = false;
