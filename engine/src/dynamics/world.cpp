@@ -519,6 +519,7 @@ void World::addContactRows(double dt) {
       normal.impulse = warm ? c.normalImpulse : 0.0;
     }
     if (last - first > 1) rows_.mergeLastBlocks(static_cast<int>(last - first), BlockKind::Limited);
+    rows_.lastBlock().treeRole = TreeRole::Contact;
     const int manifoldBlock = static_cast<int>(rows_.blocks().size()) - 1;
     for (size_t k = first; k < last; ++k) {
       ContactPoint& c = contacts_[k];

@@ -120,7 +120,8 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   // so that the step does not push a joint through its stop); anything else is swept joint by
   // joint.
   for (const RowBlock& b : jointPositionRows_.blocks())
-    if (b.kind != BlockKind::Equality && !b.treeCandidate) return JointProjection::Sweep;
+    if (b.kind != BlockKind::Equality && b.treeRole != TreeRole::JointLimit)
+      return JointProjection::Sweep;
   const double error = largestPositionError(jointPositionRows_, dt);
   if (error <= solver.positionTolerance) return JointProjection::Converged;
   // Far from the solution (a fast whip straightening a chain) the linearisation may not hold:

@@ -14,22 +14,41 @@ bool isDynamic(const SolverBodyMass& b) {
   return b.inverseMass > 0.0;
 }
 
-/// A joint limit's lone one-sided row (0 <= p), the kind that may join its joint's tree node.
-bool isLimitRow(const RowBlock& block, const ConstraintRow& row) {
-  return block.treeCandidate && block.count == 1 && block.kind == BlockKind::Bounded &&
-         block.boundRow < 0 && row.lower == 0.0 && row.upper >= 1e299 && row.rotorJacobian == 0.0;
+/// Whether every row of a block only pushes (0 <= p, no rotor).
+bool oneSided(const RowBlock& block, std::span<const ConstraintRow> rows) {
+  for (int i = block.first; i < block.first + block.count; ++i) {
+    const ConstraintRow& r = rows[static_cast<size_t>(i)];
+    if (r.lower != 0.0 || r.upper < 1e299 || r.rotorJacobian != 0.0) return false;
+  }
+  return block.boundRow < 0;
+}
+
+/// A joint limit's lone one-sided row, the kind that may join its joint's tree node.
+bool isLimitRow(const RowBlock& block, std::span<const ConstraintRow> rows) {
+  return block.treeRole == TreeRole::JointLimit && block.count == 1 &&
+         block.kind == BlockKind::Bounded && oneSided(block, rows);
+}
+
+/// A contact manifold's normal rows, which may form a tree node of their own.
+bool isContactBlock(const RowBlock& block, std::span<const ConstraintRow> rows) {
+  return block.treeRole == TreeRole::Contact &&
+         (block.kind == BlockKind::Limited || block.kind == BlockKind::Bounded) &&
+         oneSided(block, rows);
 }
 
 /// Inverts a node's D, symmetric definite on its leading n x n corner (sign = +1 positive, -1
 /// negative definite). The padding past n is set to sign times the corner's largest diagonal
 /// entry, so that it neither hides nor fakes a small pivot; nothing couples to it.
-bool invertDefinite(Eigen::Matrix<double, 6, 6>& d, int n, double sign,
+bool invertDefinite(Eigen::Matrix<double, 6, 6>& d, int n, double sign, bool ridge,
                     Eigen::Matrix<double, 6, 6>& inverse) {
-  if (n < 6) {
-    double scale = 0.0;
-    for (int k = 0; k < n; ++k) scale = std::max(scale, std::abs(d(k, k)));
-    for (int k = n; k < 6; ++k) d(k, k) = sign * (scale > 0.0 ? scale : 1.0);
-  }
+  double scale = 0.0;
+  for (int k = 0; k < n; ++k) scale = std::max(scale, std::abs(d(k, k)));
+  // The coplanar points of a face contact are one row too many (3 DOF, 4 rows): the same
+  // 1e-10 relative ridge as the swept manifold's picks the impulses of least norm, a face
+  // resting evenly on its corners.
+  if (ridge)
+    for (int k = 0; k < n; ++k) d(k, k) += sign * 1e-10 * scale;
+  for (int k = n; k < 6; ++k) d(k, k) = sign * (scale > 0.0 ? scale : 1.0);
   return invertSymmetricDefinite6(d, sign, inverse);
 }
 
@@ -51,6 +70,7 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   blocks_.clear();
   order_.clear();
   unionParent_.clear();
+  grounded_.clear();
   bodyNode_.assign(bodies.size(), -1);
   rotorNode_.assign(rotorInverseInertia.size(), -1);
   const auto newNode = [&](NodeKind kind, int index) {
@@ -59,6 +79,7 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     n.index = index;
     n.parent = -1;
     unionParent_.push_back(static_cast<int>(nodes_.size()) - 1);
+    grounded_.push_back(0);
     return static_cast<int>(nodes_.size()) - 1;
   };
 
@@ -76,14 +97,22 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   };
   released_.clear();
   limitCandidates_.clear();
+  rootRequired_.clear();
   if (released_.capacity() < blocks.size()) released_.reserve(blocks.size());
+  // A constraint with one end that moves (to the ground, or a contact with it) must be the root
+  // of its tree: as a leaf its pivot would be its softness, zero. So each tree takes one such
+  // constraint; the others are loops through the ground and stay in the sweep. grounded_ marks
+  // the trees (at their union-find roots) that have theirs.
+  const auto isGrounded = [&](int node) {
+    return node >= 0 && grounded_[static_cast<size_t>(find(node))] != 0;
+  };
   int lastConstraint = -1;
   for (size_t b = 0; b < blocks.size(); ++b) {
     RowBlock& block = blocks[b];
     block.direct = false;
     block.treeJoinable = false;
     const ConstraintRow& r0 = rows[static_cast<size_t>(block.first)];
-    if (isLimitRow(block, r0)) {
+    if (isLimitRow(block, rows)) {
       // A limit may join the node of its joint's rows just made (same bodies), once the joint's
       // other rows (a gear after it) have taken their places: see below.
       if (lastConstraint < 0) continue;
@@ -93,7 +122,8 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
         limitCandidates_.push_back({static_cast<int>(b), lastConstraint});
       continue;
     }
-    if (block.kind != BlockKind::Equality) continue;
+    const bool contact = isContactBlock(block, rows);
+    if (block.kind != BlockKind::Equality && !contact) continue;
     const bool usesRotor = usesRotorColumn(block);
     // Endpoints: bodies that move, and the rotor.
     bool isRotor[3];
@@ -112,7 +142,7 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     }
     if (count == 0) continue;
     // Join the previous node: same bodies, room for the rows, and at most a new rotor end.
-    if (lastConstraint >= 0) {
+    if (lastConstraint >= 0 && !contact) {
       Node& last = nodes_[static_cast<size_t>(lastConstraint)];
       const ConstraintRow& l0 = rows[static_cast<size_t>(last.rows[0])];
       const bool samePair = l0.bodyA == r0.bodyA && l0.bodyB == r0.bodyB;
@@ -121,7 +151,9 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
       if (samePair && rotorFits && last.rowCount + block.count <= kMaxBlockRows) {
         if (usesRotor && last.ends[2] < 0) {
           const int rotorNode = rotorNode_[static_cast<size_t>(r0.rotor)];
-          if (rotorNode >= 0 && find(rotorNode) == find(lastConstraint)) continue;  // a loop
+          if (rotorNode >= 0 && (find(rotorNode) == find(lastConstraint) ||
+                                 (isGrounded(rotorNode) && isGrounded(lastConstraint))))
+            continue;  // a loop
         }
         Node& joined = nodes_[static_cast<size_t>(lastConstraint)];
         for (int i = 0; i < block.count; ++i) joined.rows[joined.rowCount++] = block.first + i;
@@ -129,7 +161,9 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
           int& rotorNode = nodeOf(true, r0.rotor);
           if (rotorNode < 0) rotorNode = newNode(NodeKind::Rotor, r0.rotor);
           nodes_[static_cast<size_t>(lastConstraint)].ends[2] = rotorNode;
-          unionParent_[static_cast<size_t>(find(rotorNode))] = find(lastConstraint);
+          const int root = find(lastConstraint), other = find(rotorNode);
+          grounded_[static_cast<size_t>(root)] |= grounded_[static_cast<size_t>(other)];
+          unionParent_[static_cast<size_t>(other)] = root;
         }
         blocks_.push_back(static_cast<int>(b));
         continue;
@@ -142,14 +176,31 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
         closesLoop = nk >= 0 && nm >= 0 && find(nk) == find(nm);
       }
     if (closesLoop) continue;  // stays in the Gauss-Seidel sweep
+    int groundedTrees = count == 1 ? 1 : 0;
+    for (int k = 0; k < count; ++k)
+      if (isGrounded(nodeOf(isRotor[k], indices[k]))) ++groundedTrees;
+    if (groundedTrees > 1) continue;  // a loop through the ground
+    if (contact) {
+      block.treeJoinable = true;
+      if (!block.treeActive) continue;
+    }
     const int constraint = newNode(NodeKind::Constraint, static_cast<int>(b));
     {
       Node& c = nodes_[static_cast<size_t>(constraint)];
       c.rowCount = 0;
-      c.oneSidedSlot = c.oneSidedBlock = -1;
-      for (int i = 0; i < block.count; ++i) c.rows[c.rowCount++] = block.first + i;
+      c.oneSided = 0;
+      c.ridge = contact && block.count > 1;
+      for (int i = 0; i < block.count; ++i) {
+        if (contact) {
+          c.oneSided = static_cast<std::uint8_t>(c.oneSided | (1u << c.rowCount));
+          c.rowBlock[c.rowCount] = static_cast<int>(b);
+        }
+        c.rows[c.rowCount++] = block.first + i;
+      }
       c.ends[0] = c.ends[1] = c.ends[2] = -1;
     }
+    if (count == 1) rootRequired_.push_back(constraint);
+    const bool grounded = groundedTrees > 0;
     for (int k = 0; k < count; ++k) {
       int& slot = nodeOf(isRotor[k], indices[k]);
       if (slot < 0) slot = newNode(isRotor[k] ? NodeKind::Rotor : NodeKind::Body, indices[k]);
@@ -158,6 +209,7 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
       c.ends[isRotor[k] ? 2 : (indices[k] == r0.bodyA ? 0 : 1)] = node;
       unionParent_[static_cast<size_t>(find(node))] = find(constraint);
     }
+    grounded_[static_cast<size_t>(find(constraint))] = grounded ? 1 : 0;
     lastConstraint = constraint;
     blocks_.push_back(static_cast<int>(b));
   }
@@ -166,10 +218,10 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   for (const auto& [b, n] : limitCandidates_) {
     Node& node = nodes_[static_cast<size_t>(n)];
     RowBlock& block = blocks[static_cast<size_t>(b)];
-    block.treeJoinable = node.rowCount < kMaxBlockRows && node.oneSidedSlot < 0;
+    block.treeJoinable = node.rowCount < kMaxBlockRows && node.oneSided == 0;
     if (!block.treeJoinable || !block.treeActive) continue;
-    node.oneSidedSlot = node.rowCount;
-    node.oneSidedBlock = b;
+    node.oneSided = static_cast<std::uint8_t>(1u << node.rowCount);
+    node.rowBlock[node.rowCount] = b;
     node.rows[node.rowCount++] = block.first;
     blocks_.push_back(b);
   }
@@ -193,7 +245,10 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   }
   visited_.assign(n, 0);
   queue_.clear();
-  for (size_t root = 0; root < n; ++root) {
+  // Trees with a grounded constraint grow from it (see above), the others from any node.
+  for (size_t i = 0; i < rootRequired_.size() + n; ++i) {
+    const size_t root =
+        i < rootRequired_.size() ? static_cast<size_t>(rootRequired_[i]) : i - rootRequired_.size();
     if (visited_[root]) continue;
     visited_[root] = 1;
     queue_.push_back(static_cast<int>(root));
@@ -236,19 +291,23 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     const Node& endNode = childIsConstraint ? parent : node;
     const bool sideB = endNode.kind == NodeKind::Body &&
                        rows[static_cast<size_t>(constraintNode.rows[0])].bodyB == endNode.index;
+    // Written straight into the matrix: assembling a Vec6 first cost a store-forwarding stall
+    // per row (12 % of the build).
     for (int k = 0; k < constraintNode.rowCount; ++k) {
       const ConstraintRow& r = rows[static_cast<size_t>(constraintNode.rows[k])];
-      Vec6 j = Vec6::Zero();
-      if (endNode.kind == NodeKind::Rotor)
-        j(0) = r.rotorJacobian;
-      else if (sideB)
-        j << r.linearB, r.angularB;
-      else
-        j << r.linearA, r.angularA;
-      if (childIsConstraint)
-        node.coupling.row(k) = -j.transpose();
-      else
-        node.coupling.col(k) = -j;
+      if (endNode.kind == NodeKind::Rotor) {
+        (childIsConstraint ? node.coupling(k, 0) : node.coupling(0, k)) = -r.rotorJacobian;
+        continue;
+      }
+      const Vec3& linear = sideB ? r.linearB : r.linearA;
+      const Vec3& angular = sideB ? r.angularB : r.angularA;
+      if (childIsConstraint) {
+        node.coupling.block<1, 3>(k, 0) = -linear.transpose();
+        node.coupling.block<1, 3>(k, 3) = -angular.transpose();
+      } else {
+        node.coupling.block<3, 1>(0, k) = -linear;
+        node.coupling.block<3, 1>(3, k) = -angular;
+      }
     }
   }
 
@@ -259,7 +318,7 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     const int dim = node.kind == NodeKind::Body    ? 6
                     : node.kind == NodeKind::Rotor ? 1
                                                    : node.rowCount;
-    if (!invertDefinite(diagonal_[static_cast<size_t>(i)], dim, sign, node.inverseD)) {
+    if (!invertDefinite(diagonal_[static_cast<size_t>(i)], dim, sign, node.ridge, node.inverseD)) {
       for (int b : blocks_) blocks[static_cast<size_t>(b)].direct = false;
       blocks_.clear();
       return false;
@@ -308,9 +367,9 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
     for (int k = 0; k < node.rowCount; ++k) {
       ConstraintRow& r = rows[static_cast<size_t>(node.rows[k])];
       double dp = node.z(k);
-      if (k == node.oneSidedSlot && r.impulse + dp < 0.0) {
-        dp = -r.impulse;  // a stop only pushes: released, it leaves the tree
-        released_.push_back(node.oneSidedBlock);
+      if ((node.oneSided >> k & 1u) && r.impulse + dp < 0.0) {
+        dp = -r.impulse;  // a stop or a contact only pushes: released, it leaves the tree
+        released_.push_back(node.rowBlock[k]);
       }
       r.impulse += dp;
       SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];

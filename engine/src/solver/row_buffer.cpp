@@ -30,7 +30,7 @@ void RowBuffer::mergeLastBlocks(int blocks, BlockKind kind) {
   first.count = last.first + last.count - first.first;
   assert(first.count <= kMaxBlockRows);
   first.kind = kind;
-  first.treeCandidate = false;  // only a lone one-sided row joins the tree
+  first.treeRole = TreeRole::None;  // whoever merged says what the merged block may do
   // A block's rows share one rotor slot (rows without a rotor column have J_m = 0 there).
   int rotor = 0;
   for (int i = first.first; i < first.first + first.count; ++i)
@@ -91,10 +91,12 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
     r.responseRotor = rotorInverseInertia[static_cast<size_t>(r.rotor)] * r.rotorJacobian;
   }
   // A limit starts in the tree when it pushed last step (warm start) or its stop is violated
-  // (a position row asking to push).
+  // (a position row asking to push); a contact manifold when all its points pushed.
   for (RowBlock& block : blocks_) {
     const ConstraintRow& r = rows_[static_cast<size_t>(block.first)];
-    block.treeActive = block.treeCandidate && (r.impulse > 0.0 || r.target > 0.0);
+    block.treeActive = block.treeRole == TreeRole::JointLimit ? r.impulse > 0.0 || r.target > 0.0
+                       : block.treeRole == TreeRole::Contact  ? allPush(block)
+                                                              : false;
   }
   // The tree first: its blocks need no matrices of their own (it fails as a whole, unmarking them).
   treeActive_ = false;
@@ -107,8 +109,8 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
   for (RowBlock& block : blocks_) {
     block.activeSets = -1;
     block.matrices = -1;
-    // Single rows get their mass even in the tree: a limit may leave it within the step.
-    if (!block.direct || block.count == 1) prepareBlock(block);
+    // Blocks that may leave the tree within the step get their masses even in it.
+    if (!block.direct || block.count == 1 || block.treeRole != TreeRole::None) prepareBlock(block);
   }
 }
 
@@ -121,7 +123,18 @@ void RowBuffer::rebuildTree() {
     if (!block.direct && block.count > 1 && block.matrices < 0) prepareBlock(block);
 }
 
-bool RowBuffer::releaseTreeLimits() {
+bool RowBuffer::allPush(const RowBlock& block) const {
+  // A face's coplanar points are one row too many: in the tree (one exact solve, see
+  // EqualityTree) they must ask for the same normal velocity, or its least-squares answer is
+  // huge impulses. A landing, tilted face has unequal targets and stays in the sweep (its exact
+  // small LCP).
+  const ConstraintRow* rows = &rows_[static_cast<size_t>(block.first)];
+  for (int i = 0; i < block.count; ++i)
+    if (!(rows[i].impulse > 0.0) || std::abs(rows[i].target - rows[0].target) > 1e-9) return false;
+  return true;
+}
+
+bool RowBuffer::releasePullingRows() {
   if (!treeActive_ || tree_.released().empty()) return false;
   for (int b : tree_.released()) blocks_[static_cast<size_t>(b)].treeActive = false;
   tree_.clearReleased();
@@ -129,12 +142,12 @@ bool RowBuffer::releaseTreeLimits() {
   return true;
 }
 
-bool RowBuffer::admitPushingLimits() {
+bool RowBuffer::admitPushingRows() {
   if (!treeActive_) return false;
   bool changed = false;
   for (RowBlock& block : blocks_) {
     if (block.direct || !block.treeJoinable || block.treeActive) continue;
-    if (rows_[static_cast<size_t>(block.first)].impulse > 0.0) {
+    if (allPush(block)) {
       block.treeActive = true;
       changed = true;
     }

@@ -235,12 +235,12 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     result.converged = true;
     return result;
   }
-  // Limits move in and out of the tree as they start or stop pushing (each move refactorises
-  // it); a limit that keeps flipping past this many moves stays where it is, clamped.
+  // Limits and contacts move in and out of the tree as they start or stop pushing (each move
+  // refactorises it); one that keeps flipping past this many moves stays where it is, clamped.
   constexpr int kMaxTreeRebuilds = 4;
   int rebuilds = 0;
   const auto released = [&] {
-    return rebuilds < kMaxTreeRebuilds && buffer.releaseTreeLimits() && ++rebuilds > 0;
+    return rebuilds < kMaxTreeRebuilds && buffer.releasePullingRows() && ++rebuilds > 0;
   };
   // The tree alone is exact in one solve; a second would only confirm it.
   while (buffer.treeHoldsAll() && stop.maxIterations > 0) {
@@ -276,10 +276,10 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
         (largest < stop.tolerance ||
          (stop.relativeTolerance > 0.0 &&
           largest < stop.relativeTolerance * largestAccumulatedImpulse(buffer.rows())));
-    // A limit the sweep found pushing joins the tree: the stop then holds exactly. It gets the
-    // iterations its arrival needs (at most the budget again, once).
+    // A limit or contact the sweep found pushing joins the tree: it then holds exactly. It gets
+    // the iterations its arrival needs (at most the budget again, once).
     if ((converged || it + 1 == budget) && rebuilds < kMaxTreeRebuilds &&
-        buffer.admitPushingLimits()) {
+        buffer.admitPushingRows()) {
       ++rebuilds;
       if (budget == stop.maxIterations) budget += stop.maxIterations;
       continue;

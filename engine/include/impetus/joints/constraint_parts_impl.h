@@ -16,7 +16,7 @@ int limitRows(const JointBuildContext& ctx, const JointLimit& limit, double q, R
     if (side == 1) negateRow(row);
     row.lower = 0.0;
     row.upper = 1e300;
-    rows.lastBlock().treeCandidate = true;
+    rows.lastBlock().treeRole = TreeRole::JointLimit;
     const double gap = gaps[side];
     if (ctx.positionPhase) {
       row.target = gap < 0.0 ? ctx.correctionTarget(gap) : -gap / ctx.dt;

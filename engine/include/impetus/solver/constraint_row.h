@@ -55,6 +55,13 @@ struct ConstraintRow {
 
 enum class BlockKind : std::uint8_t { Equality, Bounded, NormBall, Mixed, Limited };
 
+/// One-sided blocks that may be solved in the EqualityTree while they push (see RowBlock).
+enum class TreeRole : std::uint8_t {
+  None,
+  JointLimit,  ///< a joint limit's row: joins its joint's node
+  Contact,     ///< a contact manifold's normal rows: a node of their own
+};
+
 constexpr int kMaxBlockRows = 6;
 using BlockVector = Eigen::Matrix<double, kMaxBlockRows, 1>;
 using BlockMatrix = Eigen::Matrix<double, kMaxBlockRows, kMaxBlockRows>;
@@ -90,13 +97,14 @@ struct RowBlock {
   int matrices = -1;              ///< multi-row blocks: index into RowBuffer::matrices()
   int activeSets = -1;            ///< Limited blocks of an iterated buffer: index into activeSets()
   bool direct = false;            ///< solved exactly with the other blocks of the EqualityTree
-  // A joint's limit (one one-sided row) may join its joint's node of the EqualityTree while it
-  // pushes: solved as an equality there, a stop holds exactly against the whole tree's inertia
-  // (a hand under a falling body) where the sweep, seeing the two links alone, needs many
-  // iterations. The solver keeps the set of pushing limits (see solveBlocks).
-  bool treeCandidate = false;  ///< set by the joint: may join its joint's tree node
-  bool treeActive = false;     ///< asked to be in the tree (it pushes, or its stop is violated)
-  bool treeJoinable = false;   ///< written by EqualityTree::build: its joint's node has room
+  // A joint's limit (one one-sided row) or a contact manifold's normal rows may be solved in the
+  // EqualityTree as equalities while they push: a stop then holds exactly against the whole
+  // tree's inertia (a hand under a falling body), a stack's contacts carry its weight in one
+  // solve, where the sweep, seeing two bodies at a time, needs many iterations. The solver keeps
+  // the set of pushing blocks (see solveBlocks).
+  TreeRole treeRole = TreeRole::None;  ///< set by whoever made the block
+  bool treeActive = false;    ///< asked to be in the tree (it pushes, or its stop is violated)
+  bool treeJoinable = false;  ///< written by EqualityTree::build: there is room for it
 };
 
 }  // namespace impetus

@@ -26,9 +26,9 @@ struct SolverVelocity;
 class EqualityTree {
  public:
   /// Chooses the tree's blocks (marks them RowBlock::direct) and factorises the system. A joint
-  /// limit's block (RowBlock::treeCandidate) joins its joint's node when RowBlock::treeActive
-  /// (build marks every one that could join RowBlock::treeJoinable). Returns false (and marks
-  /// nothing) when there is nothing to gain or a pivot is singular.
+  /// limit's block joins its joint's node, a contact manifold's normal block forms its own, when
+  /// RowBlock::treeActive (build marks every one that could RowBlock::treeJoinable). Returns false
+  /// (and marks nothing) when there is nothing to gain or a pivot is singular.
   bool build(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
              std::span<const SolverBodyMass> bodies, std::span<const double> rotorInverseInertia);
   bool empty() const { return blocks_.empty(); }
@@ -37,7 +37,7 @@ class EqualityTree {
   /// zero instead and listed in released() (the tree must then be rebuilt without it).
   double solve(std::span<ConstraintRow> rows, std::span<SolverVelocity> bodies,
                std::span<double> rotorSpeeds);
-  /// Blocks of limit rows the last solves found pulling.
+  /// Blocks of one-sided rows (limits, contacts) the last solves found pulling.
   std::span<const int> released() const { return released_; }
   void clearReleased() { released_.clear(); }
 
@@ -53,14 +53,15 @@ class EqualityTree {
     // (same two bodies; the gear adds the rotor), solved as one node.
     int rows[kMaxBlockRows];
     int rowCount = 0;
-    int ends[3];             ///< body A, body B, rotor node (-1: none)
-    int parent = -1;         ///< node index, -1 for a root
-    int oneSidedSlot = -1;   ///< position in rows[] of a limit row (p >= 0), or -1
-    int oneSidedBlock = -1;  ///< its block
-    Mat6 coupling;           ///< A(i, parent): dim_i x dim_parent, zero-padded to 6 x 6
-    Mat6 inverseD;           ///< D_i^-1 (its padding decoupled)
-    Mat6 gain;               ///< D_i^-1 A(i, parent): backward sweep x_i = z_i - gain x_parent
-    Vec6 z;                  ///< forward sweep: D_i^-1 y_i
+    int ends[3];                  ///< body A, body B, rotor node (-1: none)
+    int parent = -1;              ///< node index, -1 for a root
+    std::uint8_t oneSided = 0;    ///< bit k: rows[k] only pushes (a limit, a contact)
+    bool ridge = false;           ///< a face contact's rows (one too many: see invertDefinite)
+    int rowBlock[kMaxBlockRows];  ///< the block of each one-sided row
+    Mat6 coupling;                ///< A(i, parent): dim_i x dim_parent, zero-padded to 6 x 6
+    Mat6 inverseD;                ///< D_i^-1 (its padding decoupled)
+    Mat6 gain;                    ///< D_i^-1 A(i, parent): backward sweep x_i = z_i - gain x_parent
+    Vec6 z;                       ///< forward sweep: D_i^-1 y_i
   };
   int find(int node);
 
@@ -74,6 +75,8 @@ class EqualityTree {
   std::vector<int> queue_;
   std::vector<int> released_;
   std::vector<std::pair<int, int>> limitCandidates_;  ///< (limit block, its joint's node)
+  std::vector<int> rootRequired_;  ///< constraints with one moving end: roots of their trees
+  std::vector<char> grounded_;     ///< per union-find root: its tree has such a constraint
   std::vector<char> visited_;
 };
 

@@ -47,11 +47,12 @@ class RowBuffer {
   /// stay valid while the buffer is solved (the tree is rebuilt when its limits change).
   void finalize(std::span<const SolverBodyMass> bodies,
                 std::span<const double> rotorInverseInertia);
-  /// The limits the tree's last solves found pulling leave it; returns whether the tree changed.
-  bool releaseTreeLimits();
-  /// Limits outside the tree that push (impulse > 0) and could join it do; returns whether the
+  /// The limits and contacts the tree's last solves found pulling leave it; returns whether the
   /// tree changed.
-  bool admitPushingLimits();
+  bool releasePullingRows();
+  /// Limits and contacts outside the tree that push (every impulse > 0) and could join it do;
+  /// returns whether the tree changed.
+  bool admitPushingRows();
 
   std::span<ConstraintRow> rows() { return rows_; }
   std::span<const ConstraintRow> rows() const { return rows_; }
@@ -69,6 +70,7 @@ class RowBuffer {
   /// Re-chooses and refactorises the tree after its limits changed.
   void rebuildTree();
   void prepareBlock(RowBlock& block);
+  bool allPush(const RowBlock& block) const;
 
   std::span<const SolverBodyMass> bodies_;
   std::span<const double> rotorInverseInertia_;
