@@ -38,6 +38,9 @@ double largestPositionError(const RowBuffer& rows, double dt) {
 /// linearisation holds for small turns; a fast whip can ask for more, and the full step would
 /// then overshoot (links flip). The step is scaled as a whole, so its direction stays Newton's.
 constexpr double kMaxNewtonTurn = 0.25;
+/// Penetration left by a position iteration, relative to the one before, at which the pass
+/// counts as stalled (contacts and joints asking for opposite corrections).
+constexpr double kStallRatio = 0.8;
 /// Least error reduction of a Newton step of the joint projection that keeps Newton going.
 constexpr double kNewtonContraction = 0.5;
 
@@ -65,6 +68,7 @@ void World::solvePositions(double dt) {
   JointProjection mode =
       solver.directJoints && !joints_.empty() ? JointProjection::Newton : JointProjection::Sweep;
   double lastJointError = std::numeric_limits<double>::infinity();
+  double lastPenetration = std::numeric_limits<double>::infinity();
   int iterations = 0;
   for (int it = 0; it < solver.positionIterations; ++it) {
     if (mode == JointProjection::Newton) {
@@ -76,14 +80,22 @@ void World::solvePositions(double dt) {
       if (contactChange > 0.0) lastJointError = std::numeric_limits<double>::infinity();
       mode = projectJoints(newtonContext, dt, lastJointError);
       iterations = it + 1;
-      if (mode == JointProjection::Converged) {
-        if (solver.deterministic || penetration > solver.positionTolerance) {
+      // Stalled: the joints put back what the contacts took out (a grasp squeezing, a limb
+      // pressed into the ground by its stop); more iterations only repeat the compromise.
+      const bool stalled =
+          penetration > solver.positionTolerance && penetration > kStallRatio * lastPenetration;
+      lastPenetration = penetration;
+      if (mode == JointProjection::Converged || mode == JointProjection::Newton) {
+        if (solver.deterministic) {
           mode = JointProjection::Newton;
           continue;
         }
-        break;
+        if ((mode == JointProjection::Converged && penetration <= solver.positionTolerance) ||
+            stalled)
+          break;
+        mode = JointProjection::Newton;
+        continue;
       }
-      if (mode == JointProjection::Newton) continue;
     }
     double largest = 0.0;        // the largest position error met in this sweep (unit: m or rad)
     double largestChange = 0.0;  // and the largest pseudo-impulse change it made
