@@ -18,11 +18,13 @@ class ImpetusPeer final : public PeerEngine {
   std::string settings() const override {
     const impetus::SolverSettings s;
     std::ostringstream o;
-    o << "defaults: joints of a tree solved exactly (EqualityTree), " << s.velocityIterations
-      << " velocity iterations (stop at " << s.impulseTolerance << " N s or "
-      << s.relativeImpulseTolerance << " of the largest impulse), " << s.positionIterations
-      << " position iterations (Newton on a joint tree; stop at " << s.positionTolerance
-      << " m or rad), " << s.substeps << " substep, primitive contacts in closed form, built for "
+    o << "defaults: joints of a tree, their pushing limits and resting contacts solved exactly "
+         "(EqualityTree), "
+      << s.velocityIterations << " velocity iterations (stop at " << s.impulseTolerance
+      << " N s or " << s.relativeImpulseTolerance << " of the largest impulse), "
+      << s.positionIterations << " position iterations (Newton on a joint tree; stop at "
+      << s.positionTolerance << " m or rad), " << s.substeps
+      << " substep, primitive contacts in closed form, built for "
 #if defined(__AVX2__) && defined(__FMA__)
       << "x86-64-v3";
 #else
