@@ -21,13 +21,20 @@ namespace {
 constexpr double kDt = 0.01;
 constexpr double kG = 9.81;
 
-/// A 1 kg, 0.4 m bar with its left end at the origin, along +x.
-BodyId addBar(World& world, const std::string& name = "bar") {
+/// A uniform box of `mass` (kg) and `size` (m) centred at `position`.
+BodyId addBlock(World& world, const std::string& name, double mass, const Vec3& size,
+                const Vec3& position) {
   RigidBodyDesc d;
   d.name = name;
-  d.inertia = scenes::boxInertia(1.0, Vec3(0.4, 0.04, 0.04));
-  d.position = Vec3(0.2, 0, 0);
+  d.mass = mass;
+  d.inertia = scenes::boxInertia(mass, size);
+  d.position = position;
   return world.addBody(d);
+}
+
+/// A 1 kg, 0.4 m bar with its left end at the origin, along +x.
+BodyId addBar(World& world, const std::string& name = "bar") {
+  return addBlock(world, name, 1.0, Vec3(0.4, 0.04, 0.04), Vec3(0.2, 0, 0));
 }
 
 TEST(JointLimits, RevoluteLimitHoldsTenTimesTheWeight) {
@@ -53,12 +60,7 @@ TEST(JointLimits, RevoluteLimitHoldsTenTimesTheWeight) {
 
 TEST(JointLimits, PrismaticLimitHoldsTenTimesTheWeight) {
   World world;
-  RigidBodyDesc d;
-  d.name = "carriage";
-  d.mass = 5.0;
-  d.inertia = scenes::boxInertia(5.0, Vec3(0.2, 0.2, 0.2));
-  d.position = Vec3(0, 0, 1);
-  const BodyId carriage = world.addBody(d);
+  const BodyId carriage = addBlock(world, "carriage", 5.0, Vec3::Constant(0.2), Vec3(0, 0, 1));
   auto& slider = world.addJoint<PrismaticJoint>("lift", World::kGround, carriage, Vec3(0, 0, 1),
                                                 Vec3::UnitZ());
   slider.limit = {true, -0.25, 0.25};
@@ -79,18 +81,8 @@ TEST(JointLimits, StopsOfALightLinkCarryAHeavyLoadExactly) {
   // confirms it) even though the bar is 100 times lighter than its load - swept with the bar's
   // own mass, these stops need hundreds of iterations.
   World world;
-  RigidBodyDesc b;
-  b.name = "bar";
-  b.mass = 0.1;
-  b.inertia = scenes::boxInertia(0.1, Vec3(0.4, 0.04, 0.04));
-  b.position = Vec3(0.2, 0, 0);
-  const BodyId bar = world.addBody(b);
-  RigidBodyDesc d;
-  d.name = "load";
-  d.mass = 10.0;
-  d.inertia = scenes::boxInertia(10.0, Vec3(0.2, 0.2, 0.2));
-  d.position = Vec3(0.5, 0, 0);
-  const BodyId load = world.addBody(d);
+  const BodyId bar = addBlock(world, "bar", 0.1, Vec3(0.4, 0.04, 0.04), Vec3(0.2, 0, 0));
+  const BodyId load = addBlock(world, "load", 10.0, Vec3::Constant(0.2), Vec3(0.5, 0, 0));
   auto& shoulder =
       world.addJoint<RevoluteJoint>("shoulder", World::kGround, bar, Vec3::Zero(), Vec3::UnitY());
   auto& wrist = world.addJoint<RevoluteJoint>("wrist", bar, load, Vec3(0.4, 0, 0), Vec3::UnitY());
