@@ -148,7 +148,8 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
       const bool samePair = l0.bodyA == r0.bodyA && l0.bodyB == r0.bodyB;
       const bool rotorFits = !usesRotor || last.ends[2] < 0 ||
                              nodes_[static_cast<size_t>(last.ends[2])].index == r0.rotor;
-      if (samePair && rotorFits && last.rowCount + block.count <= kMaxBlockRows) {
+      if (samePair && rotorFits && last.oneSided == 0 &&
+          last.rowCount + block.count <= kMaxBlockRows) {
         if (usesRotor && last.ends[2] < 0) {
           const int rotorNode = rotorNode_[static_cast<size_t>(r0.rotor)];
           if (rotorNode >= 0 && (find(rotorNode) == find(lastConstraint) ||
@@ -291,8 +292,8 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     const Node& endNode = childIsConstraint ? parent : node;
     const bool sideB = endNode.kind == NodeKind::Body &&
                        rows[static_cast<size_t>(constraintNode.rows[0])].bodyB == endNode.index;
-    // Written straight into the matrix: assembling a Vec6 first cost a store-forwarding stall
-    // per row (12 % of the build).
+    // Written straight into the matrix (a Vec6 assembled first showed up in the profile as a
+    // store-forwarding stall per row).
     for (int k = 0; k < constraintNode.rowCount; ++k) {
       const ConstraintRow& r = rows[static_cast<size_t>(constraintNode.rows[k])];
       if (endNode.kind == NodeKind::Rotor) {
