@@ -190,12 +190,11 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
       Node& c = nodes_[static_cast<size_t>(constraint)];
       c.rowCount = 0;
       c.oneSided = 0;
+      c.oneSidedBlock = contact ? static_cast<int>(b) : -1;
+      c.released = false;
       c.ridge = contact && block.count > 1;
       for (int i = 0; i < block.count; ++i) {
-        if (contact) {
-          c.oneSided = static_cast<std::uint8_t>(c.oneSided | (1u << c.rowCount));
-          c.rowBlock[c.rowCount] = static_cast<int>(b);
-        }
+        if (contact) c.oneSided = static_cast<std::uint8_t>(c.oneSided | (1u << c.rowCount));
         c.rows[c.rowCount++] = block.first + i;
       }
       c.ends[0] = c.ends[1] = c.ends[2] = -1;
@@ -222,7 +221,7 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     block.treeJoinable = node.rowCount < kMaxBlockRows && node.oneSided == 0;
     if (!block.treeJoinable || !block.treeActive) continue;
     node.oneSided = static_cast<std::uint8_t>(1u << node.rowCount);
-    node.rowBlock[node.rowCount] = b;
+    node.oneSidedBlock = b;
     node.rows[node.rowCount++] = block.first;
     blocks_.push_back(b);
   }
@@ -363,14 +362,17 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
       node.z.noalias() -= node.gain * nodes_[static_cast<size_t>(node.parent)].z;
   }
   double largest = 0.0;
-  for (const Node& node : nodes_) {
+  for (Node& node : nodes_) {
     if (node.kind != NodeKind::Constraint) continue;
     for (int k = 0; k < node.rowCount; ++k) {
       ConstraintRow& r = rows[static_cast<size_t>(node.rows[k])];
       double dp = node.z(k);
       if ((node.oneSided >> k & 1u) && r.impulse + dp < 0.0) {
         dp = -r.impulse;  // a stop or a contact only pushes: released, it leaves the tree
-        released_.push_back(node.rowBlock[k]);
+        // Listed once: past the solver's rebuild cap the tree stays as built and keeps
+        // clamping, and the list must not grow with every solve.
+        if (!node.released) released_.push_back(node.oneSidedBlock);
+        node.released = true;
       }
       r.impulse += dp;
       SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];

@@ -95,7 +95,7 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
   for (RowBlock& block : blocks_) {
     const ConstraintRow& r = rows_[static_cast<size_t>(block.first)];
     block.treeActive = block.treeRole == TreeRole::JointLimit ? r.impulse > 0.0 || r.target > 0.0
-                       : block.treeRole == TreeRole::Contact  ? allPush(block)
+                       : block.treeRole == TreeRole::Contact  ? pushesWithOneTarget(block)
                                                               : false;
   }
   // The tree first: its blocks need no matrices of their own (it fails as a whole, unmarking them).
@@ -123,7 +123,7 @@ void RowBuffer::rebuildTree() {
     if (!block.direct && block.count > 1 && block.matrices < 0) prepareBlock(block);
 }
 
-bool RowBuffer::allPush(const RowBlock& block) const {
+bool RowBuffer::pushesWithOneTarget(const RowBlock& block) const {
   // A face's coplanar points are one row too many: in the tree (one exact solve, see
   // EqualityTree) they must ask for the same normal velocity, or its least-squares answer is
   // huge impulses. A landing, tilted face has unequal targets and stays in the sweep (its exact
@@ -147,7 +147,7 @@ bool RowBuffer::admitPushingRows() {
   bool changed = false;
   for (RowBlock& block : blocks_) {
     if (block.direct || !block.treeJoinable || block.treeActive) continue;
-    if (allPush(block)) {
+    if (pushesWithOneTarget(block)) {
       block.treeActive = true;
       changed = true;
     }

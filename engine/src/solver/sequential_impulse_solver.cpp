@@ -239,8 +239,10 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   // refactorises it); one that keeps flipping past this many moves stays where it is, clamped.
   constexpr int kMaxTreeRebuilds = 4;
   int rebuilds = 0;
-  const auto released = [&] {
-    return rebuilds < kMaxTreeRebuilds && buffer.releasePullingRows() && ++rebuilds > 0;
+  const auto released = [&] {  // whether pulling rows left the tree (it was rebuilt)
+    if (rebuilds >= kMaxTreeRebuilds || !buffer.releasePullingRows()) return false;
+    ++rebuilds;
+    return true;
   };
   // The tree alone is exact in one solve; a second would only confirm it.
   while (buffer.treeHoldsAll() && stop.maxIterations > 0) {

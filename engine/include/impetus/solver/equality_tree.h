@@ -53,15 +53,16 @@ class EqualityTree {
     // (same two bodies; the gear adds the rotor), solved as one node.
     int rows[kMaxBlockRows];
     int rowCount = 0;
-    int ends[3];                  ///< body A, body B, rotor node (-1: none)
-    int parent = -1;              ///< node index, -1 for a root
-    std::uint8_t oneSided = 0;    ///< bit k: rows[k] only pushes (a limit, a contact)
-    bool ridge = false;           ///< a face contact's rows (one too many: see invertDefinite)
-    int rowBlock[kMaxBlockRows];  ///< the block of each one-sided row
-    Mat6 coupling;                ///< A(i, parent): dim_i x dim_parent, zero-padded to 6 x 6
-    Mat6 inverseD;                ///< D_i^-1 (its padding decoupled)
-    Mat6 gain;                    ///< D_i^-1 A(i, parent): backward sweep x_i = z_i - gain x_parent
-    Vec6 z;                       ///< forward sweep: D_i^-1 y_i
+    int ends[3];                ///< body A, body B, rotor node (-1: none)
+    int parent = -1;            ///< node index, -1 for a root
+    std::uint8_t oneSided = 0;  ///< bit k: rows[k] only pushes (a limit, a contact)
+    bool ridge = false;         ///< a face contact's rows (one too many: see invertDefinite)
+    int oneSidedBlock = -1;     ///< their block (a node's one-sided rows are one block's)
+    bool released = false;      ///< found pulling since the last build (listed once)
+    Mat6 coupling;              ///< A(i, parent): dim_i x dim_parent, zero-padded to 6 x 6
+    Mat6 inverseD;              ///< D_i^-1 (its padding decoupled)
+    Mat6 gain;                  ///< D_i^-1 A(i, parent): backward sweep x_i = z_i - gain x_parent
+    Vec6 z;                     ///< forward sweep: D_i^-1 y_i
   };
   int find(int node);
 

@@ -70,7 +70,8 @@ class RowBuffer {
   /// Re-chooses and refactorises the tree after its limits changed.
   void rebuildTree();
   void prepareBlock(RowBlock& block);
-  bool allPush(const RowBlock& block) const;
+  /// Every row pushes (impulse > 0), all asking the same normal speed (see the .cpp).
+  bool pushesWithOneTarget(const RowBlock& block) const;
 
   std::span<const SolverBodyMass> bodies_;
   std::span<const double> rotorInverseInertia_;
