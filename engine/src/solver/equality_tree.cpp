@@ -52,7 +52,65 @@ bool invertDefinite(Eigen::Matrix<double, 6, 6>& d, int n, double sign, bool rid
   return invertSymmetricDefinite6(d, sign, inverse);
 }
 
+/// Calls f.template operator()<D>() with D = dim (1..6): the node kernels below are instantiated
+/// for the true sizes of a node and its parent (a ball joint's 3 rows, a hinge's 5, a body's 6)
+/// rather than padded to 6 x 6.
+/// Flags of a tree under construction (at its union-find root).
+constexpr char kGrounded = 1;        ///< it has a constraint with one moving end (its root)
+constexpr char kHasContactNode = 2;  ///< a contact between two of its bodies is one of its nodes
+
+/// Compliance of a leaf constraint (one moving end, not the root), relative to its rows' own
+/// J M^-1 J^T: its pivot would otherwise be its softness, zero. Only the factorisation sees it
+/// (the residuals do not), so the iteration converges to the exact answer; 1e-6 keeps the body's
+/// pivot within six digits of its mass (1e-9 lost the ragdoll to round-off).
+constexpr double kLeafCompliance = 1e-6;
+
+template <typename F>
+void withDim(int dim, F&& f) {
+  switch (dim) {
+    case 1:
+      f.template operator()<1>();
+      return;
+    case 2:
+      f.template operator()<2>();
+      return;
+    case 3:
+      f.template operator()<3>();
+      return;
+    case 4:
+      f.template operator()<4>();
+      return;
+    case 5:
+      f.template operator()<5>();
+      return;
+    default:
+      f.template operator()<6>();
+      return;
+  }
+}
+
 }  // namespace
+
+template <int I, int P>
+void EqualityTree::eliminate(Node& node, Mat6& parentD) {
+  // D_p -= A^T D_i^-1 A, keeping gain = D_i^-1 A for the backward sweep.
+  const auto coupling = node.coupling.topLeftCorner<I, P>();
+  node.gain.topLeftCorner<I, P>().noalias() = node.inverseD.topLeftCorner<I, I>() * coupling;
+  parentD.topLeftCorner<P, P>().noalias() -= coupling.transpose() * node.gain.topLeftCorner<I, P>();
+}
+
+template <int I, int P>
+void EqualityTree::forward(Node& node, const Vec6& y, Vec6& parentY) {
+  node.z.head<I>().noalias() = node.inverseD.topLeftCorner<I, I>() * y.head<I>();
+  parentY.head<P>().noalias() -= node.coupling.topLeftCorner<I, P>().transpose() * node.z.head<I>();
+}
+
+template <int I, int P>
+void EqualityTree::backward(Node& node, const Vec6& parentZ) {
+  node.z.head<I>().noalias() -= node.gain.topLeftCorner<I, P>() * parentZ.head<P>();
+}
+
+namespace {}  // namespace
 
 int EqualityTree::find(int node) {
   while (unionParent_[static_cast<size_t>(node)] != node) {
@@ -63,9 +121,76 @@ int EqualityTree::find(int node) {
   return node;
 }
 
+void EqualityTree::writeLayout(std::span<const ConstraintRow> rows,
+                               std::span<const RowBlock> blocks,
+                               std::span<const SolverBodyMass> bodies,
+                               std::span<const double> rotorInverseInertia,
+                               std::vector<std::uint64_t>& layout) {
+  // Everything chooseStructure reads: the blocks' shapes and roles, each row's ends and whether
+  // it only pushes or drives a rotor, which bodies and rotors move.
+  layout.clear();
+  layout.push_back(blocks.size());
+  layout.push_back(rows.size());
+  for (const RowBlock& b : blocks)
+    layout.push_back(static_cast<std::uint64_t>(static_cast<std::uint32_t>(b.first)) << 32 |
+                     static_cast<std::uint64_t>(b.count) << 16 |
+                     static_cast<std::uint64_t>(b.kind) << 8 |
+                     static_cast<std::uint64_t>(b.treeRole) << 4 |
+                     static_cast<std::uint64_t>(b.treeActive) << 1 |
+                     static_cast<std::uint64_t>(b.boundRow >= 0));
+  for (const ConstraintRow& r : rows) {
+    layout.push_back(static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.bodyA)) << 32 |
+                     static_cast<std::uint32_t>(r.bodyB));
+    const bool pushes = r.lower == 0.0 && r.upper >= 1e299;
+    layout.push_back(static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.rotor)) << 2 |
+                     static_cast<std::uint64_t>(pushes) << 1 |
+                     static_cast<std::uint64_t>(r.rotorJacobian != 0.0));
+  }
+  std::uint64_t bits = 0;
+  int used = 0;
+  const auto pushBit = [&](bool bit) {
+    bits |= static_cast<std::uint64_t>(bit) << used;
+    if (++used == 64) {
+      layout.push_back(bits);
+      bits = 0;
+      used = 0;
+    }
+  };
+  for (const SolverBodyMass& b : bodies) pushBit(isDynamic(b));
+  for (double r : rotorInverseInertia) pushBit(r > 0.0);
+  layout.push_back(bits);
+}
+
 bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
                          std::span<const SolverBodyMass> bodies,
                          std::span<const double> rotorInverseInertia) {
+  // The bodies move a little between builds, the tree's shape mostly not at all (a chain's, a
+  // ragdoll's between contacts): the choice of blocks and the elimination order are kept while
+  // everything they depend on is unchanged.
+  writeLayout(rows, blocks, bodies, rotorInverseInertia, scratchLayout_);
+  if (scratchLayout_ != layout_) {
+    layout_.swap(scratchLayout_);
+    structureReady_ = chooseStructure(rows, blocks, bodies, rotorInverseInertia);
+    joinable_.clear();
+    for (size_t b = 0; b < blocks.size(); ++b)
+      if (blocks[b].treeJoinable) joinable_.push_back(static_cast<int>(b));
+  } else {
+    for (RowBlock& block : blocks) block.direct = block.treeJoinable = false;
+    for (int b : joinable_) blocks[static_cast<size_t>(b)].treeJoinable = true;
+  }
+  released_.clear();
+  if (released_.capacity() < blocks.size()) released_.reserve(blocks.size());
+  if (!structureReady_) return false;
+  if (!factorise(rows, blocks, bodies, rotorInverseInertia)) {
+    layout_.clear();  // choose afresh next time
+    return false;
+  }
+  return true;
+}
+
+bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
+                                   std::span<const SolverBodyMass> bodies,
+                                   std::span<const double> rotorInverseInertia) {
   nodes_.clear();
   blocks_.clear();
   order_.clear();
@@ -95,16 +220,14 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   const auto nodeOf = [&](bool rotor, int index) -> int& {
     return rotor ? rotorNode_[static_cast<size_t>(index)] : bodyNode_[static_cast<size_t>(index)];
   };
-  released_.clear();
   limitCandidates_.clear();
   rootRequired_.clear();
-  if (released_.capacity() < blocks.size()) released_.reserve(blocks.size());
-  // A constraint with one end that moves (to the ground, or a contact with it) must be the root
-  // of its tree: as a leaf its pivot would be its softness, zero. So each tree takes one such
-  // constraint; the others are loops through the ground and stay in the sweep. grounded_ marks
-  // the trees (at their union-find roots) that have theirs.
+  // A constraint with one end that moves (to the ground, or a contact with it) is the root of its
+  // tree: as a leaf its pivot would be its softness, zero. Further ones are loops through the
+  // ground: leaves made slightly compliant, or left to the sweep (see below). grounded_ flags the
+  // trees (at their union-find roots) that have a root of this kind, and those holding contacts.
   const auto isGrounded = [&](int node) {
-    return node >= 0 && grounded_[static_cast<size_t>(find(node))] != 0;
+    return node >= 0 && (grounded_[static_cast<size_t>(find(node))] & kGrounded) != 0;
   };
   int lastConstraint = -1;
   for (size_t b = 0; b < blocks.size(); ++b) {
@@ -178,9 +301,19 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
       }
     if (closesLoop) continue;  // stays in the Gauss-Seidel sweep
     int groundedTrees = count == 1 ? 1 : 0;
-    for (int k = 0; k < count; ++k)
-      if (isGrounded(nodeOf(isRotor[k], indices[k]))) ++groundedTrees;
-    if (groundedTrees > 1) continue;  // a loop through the ground
+    bool contactTree = contact && count > 1;
+    for (int k = 0; k < count; ++k) {
+      const int end = nodeOf(isRotor[k], indices[k]);
+      if (isGrounded(end)) ++groundedTrees;
+      if (end >= 0 && (grounded_[static_cast<size_t>(find(end))] & kHasContactNode))
+        contactTree = true;
+    }
+    // A second grounded constraint closes a loop through the ground. One with a single moving
+    // end (a limb resting on the floor, a second pin) joins as a leaf, made slightly compliant
+    // (kLeafCompliance): a ragdoll lying on the floor is then exact in one solve. Trees of
+    // contacts between bodies (a pyramid) keep one: there the exact answer of a statically
+    // indeterminate pile pulls on many contacts at once, more than the solver's releases mend.
+    if (groundedTrees > 1 && (count > 1 || contactTree)) continue;
     if (contact) {
       block.treeJoinable = true;
       if (!block.treeActive) continue;
@@ -209,7 +342,8 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
       c.ends[isRotor[k] ? 2 : (indices[k] == r0.bodyA ? 0 : 1)] = node;
       unionParent_[static_cast<size_t>(find(node))] = find(constraint);
     }
-    grounded_[static_cast<size_t>(find(constraint))] = grounded ? 1 : 0;
+    grounded_[static_cast<size_t>(find(constraint))] =
+        static_cast<char>((grounded ? kGrounded : 0) | (contactTree ? kHasContactNode : 0));
     lastConstraint = constraint;
     blocks_.push_back(static_cast<int>(b));
   }
@@ -263,26 +397,55 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     }
   }
   order_.assign(queue_.rbegin(), queue_.rend());
+  for (Node& node : nodes_) {
+    node.dim = static_cast<std::uint8_t>(node.kind == NodeKind::Body    ? 6
+                                         : node.kind == NodeKind::Rotor ? 1
+                                                                        : node.rowCount);
+    node.leaf = true;
+  }
+  for (const Node& node : nodes_)
+    if (node.parent >= 0) nodes_[static_cast<size_t>(node.parent)].leaf = false;
+  return true;
+}
 
+bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
+                             std::span<const SolverBodyMass> bodies,
+                             std::span<const double> rotorInverseInertia) {
   // Diagonal blocks and couplings (zero-padded to 6; padding is +-identity on the diagonal).
+  const size_t n = nodes_.size();
   diagonal_.resize(n);
   y_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     Node& node = nodes_[i];
+    node.released = false;
     Mat6& d = diagonal_[i];
-    d.setIdentity();
     if (node.kind == NodeKind::Body) {
       const SolverBodyMass& m = bodies[static_cast<size_t>(node.index)];
-      d.topLeftCorner<3, 3>() = Mat3::Identity() / m.inverseMass;
-      d.bottomRightCorner<3, 3>() = m.inverseInertia.inverse();
+      if (node.leaf) {  // nothing is eliminated into it: D^-1 = M^-1 as it is
+        node.inverseD.setZero();
+        node.inverseD.topLeftCorner<3, 3>().diagonal().setConstant(m.inverseMass);
+        node.inverseD.bottomRightCorner<3, 3>() = m.inverseInertia;
+      } else {
+        d.setZero();
+        d.topLeftCorner<3, 3>().diagonal().setConstant(1.0 / m.inverseMass);
+        d.bottomRightCorner<3, 3>() = m.inverseInertia.inverse();
+      }
     } else if (node.kind == NodeKind::Rotor) {
+      d.setIdentity();
       d(0, 0) = 1.0 / rotorInverseInertia[static_cast<size_t>(node.index)];
     } else {
       d = -Mat6::Identity();
-      for (int k = 0; k < node.rowCount; ++k)
-        d(k, k) = -rows[static_cast<size_t>(node.rows[k])].softness;
+      for (int k = 0; k < node.rowCount; ++k) {
+        const ConstraintRow& r = rows[static_cast<size_t>(node.rows[k])];
+        d(k, k) = -r.softness;
+        if (node.leaf)  // a second grounded constraint of its tree (see chooseStructure)
+          d(k, k) -= kLeafCompliance *
+                     (r.linearA.dot(r.responseLinearA) + r.angularA.dot(r.responseAngularA) +
+                      r.linearB.dot(r.responseLinearB) + r.angularB.dot(r.responseAngularB) +
+                      r.rotorJacobian * r.responseRotor);
+      }
     }
-    node.coupling.setZero();
+    // Only the dim_i x dim_parent corner of A is written and read.
     if (node.parent < 0) continue;
     const Node& parent = nodes_[static_cast<size_t>(node.parent)];
     // A(constraint, body) = -J (rows x 6); A(body, constraint) = its transpose.
@@ -315,19 +478,19 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   for (int i : order_) {
     Node& node = nodes_[static_cast<size_t>(i)];
     const double sign = node.kind == NodeKind::Constraint ? -1.0 : 1.0;
-    const int dim = node.kind == NodeKind::Body    ? 6
-                    : node.kind == NodeKind::Rotor ? 1
-                                                   : node.rowCount;
-    if (!invertDefinite(diagonal_[static_cast<size_t>(i)], dim, sign, node.ridge, node.inverseD)) {
+    const bool knownInverse = node.kind == NodeKind::Body && node.leaf;
+    if (!knownInverse && !invertDefinite(diagonal_[static_cast<size_t>(i)], node.dim, sign,
+                                         node.ridge, node.inverseD)) {
       for (int b : blocks_) blocks[static_cast<size_t>(b)].direct = false;
       blocks_.clear();
       return false;
     }
-    if (node.parent >= 0) {
-      node.gain.noalias() = node.inverseD * node.coupling;
-      diagonal_[static_cast<size_t>(node.parent)].noalias() -=
-          node.coupling.transpose() * node.gain;
-    }
+    if (node.parent < 0) continue;
+    Mat6& parentD = diagonal_[static_cast<size_t>(node.parent)];
+    withDim(node.dim, [&]<int I>() {
+      withDim(nodes_[static_cast<size_t>(node.parent)].dim,
+              [&]<int P>() { eliminate<I, P>(node, parentD); });
+    });
   }
   for (int b : blocks_) blocks[static_cast<size_t>(b)].direct = true;
   return true;
@@ -338,7 +501,7 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
   const size_t n = nodes_.size();
   for (size_t i = 0; i < n; ++i) {
     Vec6& y = y_[i];
-    y.setZero();
+    y.setZero();  // bodies and rotors: only what their children push in
     if (nodes_[i].kind != NodeKind::Constraint) continue;
     for (int k = 0; k < nodes_[i].rowCount; ++k) {
       const ConstraintRow& r = rows[static_cast<size_t>(nodes_[i].rows[k])];
@@ -352,14 +515,27 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
   }
   for (int i : order_) {  // forward: z = D^-1 y, pushing each child's share into its parent
     Node& node = nodes_[static_cast<size_t>(i)];
-    node.z.noalias() = node.inverseD * y_[static_cast<size_t>(i)];
-    if (node.parent >= 0)
-      y_[static_cast<size_t>(node.parent)].noalias() -= node.coupling.transpose() * node.z;
+    const Vec6& y = y_[static_cast<size_t>(i)];
+    if (node.parent < 0) {
+      withDim(node.dim, [&]<int I>() {
+        node.z.head<I>().noalias() = node.inverseD.topLeftCorner<I, I>() * y.head<I>();
+      });
+      continue;
+    }
+    Vec6& parentY = y_[static_cast<size_t>(node.parent)];
+    withDim(node.dim, [&]<int I>() {
+      withDim(nodes_[static_cast<size_t>(node.parent)].dim,
+              [&]<int P>() { forward<I, P>(node, y, parentY); });
+    });
   }
   for (auto it = order_.rbegin(); it != order_.rend(); ++it) {  // backward: x = z - D^-1 A x_p
     Node& node = nodes_[static_cast<size_t>(*it)];
-    if (node.parent >= 0)
-      node.z.noalias() -= node.gain * nodes_[static_cast<size_t>(node.parent)].z;
+    if (node.parent < 0) continue;
+    const Vec6& parentZ = nodes_[static_cast<size_t>(node.parent)].z;
+    withDim(node.dim, [&]<int I>() {
+      withDim(nodes_[static_cast<size_t>(node.parent)].dim,
+              [&]<int P>() { backward<I, P>(node, parentZ); });
+    });
   }
   double largest = 0.0;
   for (Node& node : nodes_) {

@@ -6,12 +6,15 @@
 //   [ -J  -S   ] [dp] = [r]     (r = J v + S p - target: the rows' residuals; S = softness),
 //
 // is sparse with the shape of the body-constraint graph. When that graph is a forest, eliminating
-// it leaves first creates no fill: one LDL^T factorisation per step (6x6 blocks), then each solve
-// is two sweeps. Used as ONE block of the Gauss-Seidel iteration, it makes a chain or a ragdoll's
-// joints exact whatever their mass ratios (a 0.5 kg hand under a 75 kg body), where sweeping
-// joint by joint needs many iterations. Blocks that would close a loop stay iterative.
+// it leaves first creates no fill: one LDL^T factorisation per step (blocks of a node's true size:
+// 6 for a body, 3 for a ball joint, 5 for a hinge), then each solve is two sweeps. Used as ONE
+// block of the Gauss-Seidel iteration, it makes a chain or a ragdoll's joints exact whatever their
+// mass ratios (a 0.5 kg hand under a 75 kg body), where sweeping joint by joint needs many
+// iterations. Blocks that would close a loop between bodies stay iterative; a loop through the
+// ground (a second limb on the floor) joins as a slightly compliant leaf.
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <span>
 #include <utility>
 #include <vector>
@@ -28,7 +31,9 @@ class EqualityTree {
   /// Chooses the tree's blocks (marks them RowBlock::direct) and factorises the system. A joint
   /// limit's block joins its joint's node, a contact manifold's normal block forms its own, when
   /// RowBlock::treeActive (build marks every one that could RowBlock::treeJoinable). Returns false
-  /// (and marks nothing) when there is nothing to gain or a pivot is singular.
+  /// (and marks nothing) when there is nothing to gain or a pivot is singular. The choice of
+  /// blocks is kept from the last build while the rows' layout is the same (only the numbers
+  /// are redone).
   bool build(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
              std::span<const SolverBodyMass> bodies, std::span<const double> rotorInverseInertia);
   bool empty() const { return blocks_.empty(); }
@@ -58,13 +63,34 @@ class EqualityTree {
     std::uint8_t oneSided = 0;  ///< bit k: rows[k] only pushes (a limit, a contact)
     bool ridge = false;         ///< a face contact's rows (one too many: see invertDefinite)
     int oneSidedBlock = -1;     ///< their block (a node's one-sided rows are one block's)
+    std::uint8_t dim = 0;       ///< 6 (body), 1 (rotor), rowCount (constraint)
+    bool leaf = false;          ///< nothing is eliminated into it
     bool released = false;      ///< found pulling since the last build (listed once)
-    Mat6 coupling;              ///< A(i, parent): dim_i x dim_parent, zero-padded to 6 x 6
-    Mat6 inverseD;              ///< D_i^-1 (its padding decoupled)
-    Mat6 gain;                  ///< D_i^-1 A(i, parent): backward sweep x_i = z_i - gain x_parent
-    Vec6 z;                     ///< forward sweep: D_i^-1 y_i
+    // The leading dim x dim (or dim x dim_parent) corners hold the numbers; the rest is unused.
+    Mat6 coupling;  ///< A(i, parent)
+    Mat6 inverseD;  ///< D_i^-1
+    Mat6 gain;      ///< D_i^-1 A(i, parent): backward sweep x_i = z_i - gain x_parent
+    Vec6 z;         ///< forward sweep: D_i^-1 y_i
   };
   int find(int node);
+  template <int I, int P>
+  static void eliminate(Node& node, Mat6& parentD);
+  template <int I, int P>
+  static void forward(Node& node, const Vec6& y, Vec6& parentY);
+  template <int I, int P>
+  static void backward(Node& node, const Vec6& parentZ);
+  static void writeLayout(std::span<const ConstraintRow> rows, std::span<const RowBlock> blocks,
+                          std::span<const SolverBodyMass> bodies,
+                          std::span<const double> rotorInverseInertia,
+                          std::vector<std::uint64_t>& layout);
+  /// Chooses the blocks, makes the nodes and the elimination order (false: nothing to gain).
+  bool chooseStructure(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
+                       std::span<const SolverBodyMass> bodies,
+                       std::span<const double> rotorInverseInertia);
+  /// The numbers: D and the couplings at the current rows, then LDL^T (false: a singular pivot).
+  bool factorise(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
+                 std::span<const SolverBodyMass> bodies,
+                 std::span<const double> rotorInverseInertia);
 
   std::vector<Node> nodes_;
   std::vector<int> order_;   ///< elimination order: children before parents
@@ -77,8 +103,11 @@ class EqualityTree {
   std::vector<int> released_;
   std::vector<std::pair<int, int>> limitCandidates_;  ///< (limit block, its joint's node)
   std::vector<int> rootRequired_;  ///< constraints with one moving end: roots of their trees
-  std::vector<char> grounded_;     ///< per union-find root: its tree has such a constraint
+  std::vector<char> grounded_;     ///< per union-find root: kGrounded, kHasContactNode flags
   std::vector<char> visited_;
+  std::vector<std::uint64_t> layout_, scratchLayout_;  ///< what the structure was chosen for
+  std::vector<int> joinable_;                          ///< blocks it marked treeJoinable
+  bool structureReady_ = false;
 };
 
 }  // namespace impetus
