@@ -109,9 +109,14 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
   for (RowBlock& block : blocks_) {
     block.activeSets = -1;
     block.matrices = -1;
-    // Blocks that may leave the tree within the step get their masses even in it.
-    if (!block.direct || block.count == 1 || block.treeRole != TreeRole::None) prepareBlock(block);
+    // A single row's mass costs next to nothing; a contact manifold in the tree gets its
+    // matrices only if it leaves the tree or takes a restitution pass (prepared()).
+    if (!block.direct || block.count == 1) prepareBlock(block);
   }
+}
+
+void RowBuffer::prepared(RowBlock& block) {
+  if (block.count > 1 && block.matrices < 0) prepareBlock(block);
 }
 
 void RowBuffer::rebuildTree() {

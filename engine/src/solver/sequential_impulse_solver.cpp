@@ -203,6 +203,7 @@ void applyAccumulatedImpulses(std::span<const ConstraintRow> rows, std::span<Sol
 void solveBlockSubset(RowBuffer& buffer, std::span<const int> blockIndices,
                       std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds) {
   ConstraintRow* rows = buffer.rows().data();
+  for (int i : blockIndices) buffer.prepared(buffer.blocks()[static_cast<size_t>(i)]);
   const BlockMatrices* matrices = buffer.matrices().data();
   for (int i : blockIndices) {
     const RowBlock& block = buffer.blocks()[static_cast<size_t>(i)];

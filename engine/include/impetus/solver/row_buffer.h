@@ -53,6 +53,9 @@ class RowBuffer {
   /// Limits and contacts outside the tree that push (every impulse > 0) and could join it do;
   /// returns whether the tree changed.
   bool admitPushingRows();
+  /// Gives a block its inverse effective mass if it has none yet (a block of the tree has none
+  /// until it is swept on its own); the block must be one of this buffer's.
+  void prepared(RowBlock& block);
 
   std::span<ConstraintRow> rows() { return rows_; }
   std::span<const ConstraintRow> rows() const { return rows_; }
