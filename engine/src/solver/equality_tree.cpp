@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "impetus/solver/row_buffer.h"
 #include "impetus/solver/sequential_impulse_solver.h"
@@ -52,9 +53,6 @@ bool invertDefinite(Eigen::Matrix<double, 6, 6>& d, int n, double sign, bool rid
   return invertSymmetricDefinite6(d, sign, inverse);
 }
 
-/// Calls f.template operator()<D>() with D = dim (1..6): the node kernels below are instantiated
-/// for the true sizes of a node and its parent (a ball joint's 3 rows, a hinge's 5, a body's 6)
-/// rather than padded to 6 x 6.
 /// Flags of a tree under construction (at its union-find root).
 constexpr char kGrounded = 1;        ///< it has a constraint with one moving end (its root)
 constexpr char kHasContactNode = 2;  ///< a contact between two of its bodies is one of its nodes
@@ -65,28 +63,15 @@ constexpr char kHasContactNode = 2;  ///< a contact between two of its bodies is
 /// pivot within six digits of its mass (1e-9 lost the ragdoll to round-off).
 constexpr double kLeafCompliance = 1e-6;
 
-template <typename F>
+/// Calls f.template operator()<D>() with D = dim (1..6; 6 for anything larger): the node kernels
+/// below are instantiated for the true sizes of a node and its parent (a ball joint's 3 rows, a
+/// hinge's 5, a body's 6) rather than padded to 6 x 6.
+template <int D = 1, typename F>
 void withDim(int dim, F&& f) {
-  switch (dim) {
-    case 1:
-      f.template operator()<1>();
-      return;
-    case 2:
-      f.template operator()<2>();
-      return;
-    case 3:
-      f.template operator()<3>();
-      return;
-    case 4:
-      f.template operator()<4>();
-      return;
-    case 5:
-      f.template operator()<5>();
-      return;
-    default:
-      f.template operator()<6>();
-      return;
+  if constexpr (D < 6) {
+    if (dim != D) return withDim<D + 1>(dim, std::forward<F>(f));
   }
+  f.template operator()<D>();
 }
 
 }  // namespace
@@ -109,8 +94,6 @@ template <int I, int P>
 void EqualityTree::backward(Node& node, const Vec6& parentZ) {
   node.z.head<I>().noalias() -= node.gain.topLeftCorner<I, P>() * parentZ.head<P>();
 }
-
-namespace {}  // namespace
 
 int EqualityTree::find(int node) {
   while (unionParent_[static_cast<size_t>(node)] != node) {
