@@ -85,14 +85,11 @@ void World::solvePositions(double dt) {
       const bool stalled =
           penetration > solver.positionTolerance && penetration > kStallRatio * lastPenetration;
       lastPenetration = penetration;
-      if (mode == JointProjection::Converged || mode == JointProjection::Newton) {
-        if (solver.deterministic) {
-          mode = JointProjection::Newton;
-          continue;
-        }
-        if ((mode == JointProjection::Converged && penetration <= solver.positionTolerance) ||
-            stalled)
-          break;
+      if (mode != JointProjection::Sweep) {
+        const bool done =
+            (mode == JointProjection::Converged && penetration <= solver.positionTolerance) ||
+            stalled;
+        if (done && !solver.deterministic) break;
         mode = JointProjection::Newton;
         continue;
       }

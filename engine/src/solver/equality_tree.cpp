@@ -394,7 +394,7 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
 bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
                              std::span<const SolverBodyMass> bodies,
                              std::span<const double> rotorInverseInertia) {
-  // Diagonal blocks and couplings (zero-padded to 6; padding is +-identity on the diagonal).
+  // Diagonal blocks (past a node's dim: +-identity, never coupled) and couplings.
   const size_t n = nodes_.size();
   diagonal_.resize(n);
   y_.resize(n);
@@ -422,10 +422,7 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
         const ConstraintRow& r = rows[static_cast<size_t>(node.rows[k])];
         d(k, k) = -r.softness;
         if (node.leaf)  // a second grounded constraint of its tree (see chooseStructure)
-          d(k, k) -= kLeafCompliance *
-                     (r.linearA.dot(r.responseLinearA) + r.angularA.dot(r.responseAngularA) +
-                      r.linearB.dot(r.responseLinearB) + r.angularB.dot(r.responseAngularB) +
-                      r.rotorJacobian * r.responseRotor);
+          d(k, k) -= kLeafCompliance * sameBodiesCoupling(r, r);
       }
     }
     // Only the dim_i x dim_parent corner of A is written and read.

@@ -125,7 +125,7 @@ void RowBuffer::rebuildTree() {
                                              [](const RowBlock& b) { return b.direct; });
   // A tree that failed to factorise left its joints to the sweep, which needs their matrices.
   for (RowBlock& block : blocks_)
-    if (!block.direct && block.count > 1 && block.matrices < 0) prepareBlock(block);
+    if (!block.direct) prepared(block);
 }
 
 bool RowBuffer::pushesWithOneTarget(const RowBlock& block) const {
@@ -179,10 +179,8 @@ void RowBuffer::prepareBlock(RowBlock& block) {
     const ConstraintRow& a = rows[i];
     for (int j = 0; j <= i; ++j) {
       const ConstraintRow& b = rows[j];
-      double k = a.linearA.dot(b.responseLinearA) + a.angularA.dot(b.responseAngularA) +
-                 a.linearB.dot(b.responseLinearB) + a.angularB.dot(b.responseAngularB) +
-                 a.rotorJacobian * b.responseRotor;
-      if (a.bodyA == a.bodyB) k = coupling(a, b);  // degenerate: let the general form decide
+      // Degenerate (both ends one body): let the general form decide.
+      const double k = a.bodyA == a.bodyB ? coupling(a, b) : sameBodiesCoupling(a, b);
       m.k(i, j) = k;
       m.k(j, i) = k;
     }

@@ -177,8 +177,6 @@ class World {
   /// `largestChange` to the largest pseudo-impulse change it made.
   double correctContactPositions(int iteration, const JointBuildContext& ctx, double dt,
                                  double& largestChange);
-  /// Whether a point of the manifold contacts_[first, last) penetrates beyond the slop and the
-  /// position tolerance (or bounces).
   /// Whether a contact point's error (separation + slop, unit: m) is a penetration beyond the
   /// position tolerance.
   bool needsPositionCorrection(double contactError) const;

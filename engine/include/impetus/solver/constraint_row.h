@@ -53,6 +53,13 @@ struct ConstraintRow {
   double impulse = 0.0;  ///< accumulated impulse, warm-started (unit: N s or N m s)
 };
 
+/// J_a M^-1 J_b^T for two rows over the same two bodies and rotor (b's responses filled in).
+inline double sameBodiesCoupling(const ConstraintRow& a, const ConstraintRow& b) {
+  return a.linearA.dot(b.responseLinearA) + a.angularA.dot(b.responseAngularA) +
+         a.linearB.dot(b.responseLinearB) + a.angularB.dot(b.responseAngularB) +
+         a.rotorJacobian * b.responseRotor;
+}
+
 enum class BlockKind : std::uint8_t { Equality, Bounded, NormBall, Mixed, Limited };
 
 /// One-sided blocks that may be solved in the EqualityTree while they push (see RowBlock).
