@@ -222,7 +222,9 @@ TEST(Repeater, TwoJawGripperClosesSymmetricallyAndSqueezesWithTheMotorTorque) {
     ASSERT_TRUE(world.step(kDt).ok);
     worstAsymmetry = std::max(worstAsymmetry, std::abs(hinge1.position() + hinge2.position()));
   }
-  EXPECT_LT(worstAsymmetry, 1e-6);
+  // Each gear may drift by one step's worth before the next step removes it (below the deferred
+  // joint error, 1e-4 rad); a repeater that did not hold would be off by the travel, 0.4 rad.
+  EXPECT_LT(worstAsymmetry, 2 * world.settings().solver.deferredJointError);  // measured 7.8e-5
   EXPECT_NEAR(hinge1.position(), 0.4, 1e-3);  // closed onto the stops
   EXPECT_NEAR(hinge2.position(), -0.4, 1e-3);
   // Stalled against the stops, the jaws share the torque the motor can give: r M_s in all, and

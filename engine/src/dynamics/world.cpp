@@ -279,6 +279,7 @@ StepStatus World::substep(double dt) {
   const auto t1 = Clock::now();
 
   prepareRows(dt, false);
+  preProjectJoints(dt);
   const auto t2 = Clock::now();
 
   if (solver.warmStart) applyAccumulatedImpulses(rows_.rows(), velocities_, rotorSpeeds_);

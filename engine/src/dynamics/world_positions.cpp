@@ -132,7 +132,7 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
     if (b.kind != BlockKind::Equality && b.treeRole != TreeRole::JointLimit)
       return JointProjection::Sweep;
   const double error = largestPositionError(jointPositionRows_, dt);
-  if (error <= solver.positionTolerance) return JointProjection::Converged;
+  if (error <= jointTolerance()) return JointProjection::Converged;
   // Far from the solution (a fast whip straightening a chain) the linearisation may not hold:
   // when the last step did not at least halve the error, joint-by-joint projection finishes.
   if (error > kNewtonContraction * lastError) return JointProjection::Sweep;
@@ -146,6 +146,11 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   sweeps.useTolerance = !solver.deterministic;  // limits clear of their stops: no work to do
   sweeps.tolerance = solver.impulseTolerance;
   solveBlocks(jointPositionRows_, pseudoVelocities_, pseudoRotorSpeeds_, sweeps);
+  applyPseudoVelocities(dt);
+  return JointProjection::Newton;
+}
+
+void World::applyPseudoVelocities(double dt) {
   double largestTurn = 0.0;
   for (const SolverVelocity& p : pseudoVelocities_)
     largestTurn = std::max(largestTurn, dt * p.angular.norm());
@@ -160,7 +165,33 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
     rotorAngles_[slot] += scale * dt * pseudoRotorSpeeds_[slot];
     pseudoRotorSpeeds_[slot] = 0.0;
   }
-  return JointProjection::Newton;
+}
+
+double World::jointTolerance() const {
+  const SolverSettings& solver = settings_.solver;
+  return jointsPreProjected_ ? std::max(solver.positionTolerance, solver.deferredJointError)
+                             : solver.positionTolerance;
+}
+
+void World::preProjectJoints(double dt) {
+  // The joint errors the last step's position pass left (below jointTolerance()), or that an
+  // edit introduced, are removed here with the tree the velocity solve factorised anyway: at
+  // these errors the Newton step is exact to ~(error / arm)^2, and the stale rows it leaves for
+  // the velocity solve are off by the same tiny turn.
+  EqualityTree* tree = rows_.equalityTree();
+  const std::span<const RowBlock> blocks = rows_.blocks();
+  jointsPreProjected_ = tree != nullptr && settings_.solver.positionIterations > 0 &&
+                        std::all_of(blocks.begin(), blocks.end(), [](const RowBlock& b) {
+                          return b.kind != BlockKind::Equality || b.direct;
+                        });
+  if (!jointsPreProjected_) return;
+  double largest = 0.0;
+  for (const ConstraintRow& r : rows_.rows()) largest = std::max(largest, std::abs(r.correction));
+  if (largest * dt <= settings_.solver.positionTolerance) return;
+  pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
+  pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
+  tree->project(rows_.rows(), pseudoVelocities_, pseudoRotorSpeeds_);
+  applyPseudoVelocities(dt);
 }
 
 double World::correctContactPositions(int iteration, const JointBuildContext& ctx, double dt,

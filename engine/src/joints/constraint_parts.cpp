@@ -5,8 +5,13 @@
 namespace impetus::parts {
 namespace {
 
-double target(const JointBuildContext& ctx, double error) {
-  return ctx.positionPhase ? ctx.correctionTarget(error) : 0.0;
+/// A joint equality row's target for position error C: the projection's in the position phase;
+/// with the velocity rows, J v = 0 and the error is kept for the step's pre-projection.
+void setTarget(const JointBuildContext& ctx, double error, ConstraintRow& row) {
+  if (ctx.positionPhase)
+    row.target = ctx.correctionTarget(error);
+  else
+    row.correction = -error / ctx.dt;
 }
 
 }  // namespace
@@ -15,9 +20,9 @@ void point(const JointBuildContext& ctx, const JointPose& pose, int a, int b, Ro
   const int first = rows.addBlock(BlockKind::Equality, 3, a, b);
   const Mat3 armA = skew(pose.armA);  // column k: r_A x e_k
   const Mat3 armB = skew(pose.armB);
+  const Vec3 error = pose.anchorB - pose.anchorA;
   Vec3 targets;
   if (ctx.positionPhase) {
-    const Vec3 error = pose.anchorB - pose.anchorA;
     for (int k = 0; k < 3; ++k) targets(k) = ctx.correctionTarget(error(k));
   } else {
     // Constraint curvature: over the step the arms turn, so the anchors drift apart by
@@ -40,6 +45,7 @@ void point(const JointBuildContext& ctx, const JointPose& pose, int a, int b, Ro
     r.linearB = Vec3::Unit(k);
     r.angularB = armB.col(k);
     r.target = targets(k);
+    if (!ctx.positionPhase) r.correction = -error(k) / ctx.dt;
   }
 }
 
@@ -51,7 +57,7 @@ void angularLock(const JointBuildContext& ctx, const JointPose& pose, int a, int
     ConstraintRow& r = rows.row(first + k);
     r.angularA = -Vec3::Unit(k);
     r.angularB = Vec3::Unit(k);
-    r.target = target(ctx, error(k));
+    setTarget(ctx, error(k), r);
   }
 }
 
@@ -64,7 +70,7 @@ void axisAlignment(const JointBuildContext& ctx, const JointPose& pose, int a, i
     ConstraintRow& r = rows.row(first + i);
     r.angularA = -t;
     r.angularB = t;
-    r.target = target(ctx, t.dot(cross));
+    setTarget(ctx, t.dot(cross), r);
   }
 }
 
@@ -79,7 +85,7 @@ void perpendicularSlide(const JointBuildContext& ctx, const JointPose& pose, int
     r.angularA = -(pose.armA + separation).cross(t);
     r.linearB = t;
     r.angularB = pose.armB.cross(t);
-    r.target = target(ctx, t.dot(separation));
+    setTarget(ctx, t.dot(separation), r);
   }
 }
 
@@ -92,7 +98,7 @@ void perpendicularAxes(const JointBuildContext& ctx, const JointPose& pose, int 
   ConstraintRow& r = rows.row(first);
   r.angularA = -n;
   r.angularB = n;
-  r.target = target(ctx, xA.dot(yB));
+  setTarget(ctx, xA.dot(yB), r);
 }
 
 int angularAxis(RowBuffer& rows, BlockKind kind, int a, int b, const Vec3& n) {

@@ -118,6 +118,8 @@ double Joint::loadInertia(std::span<const RigidBody> bodies) const {
 }
 
 void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, RowBuffer& rows) {
+  if (drives_.empty()) return;
+  const double q = continuousCoordinate(pose);
   bool first = true;
   for (DriveCoupling& d : drives_) {
     DcMotor& motor = *d.motor;
@@ -127,6 +129,7 @@ void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, Ro
     ConstraintRow& gear = rows.row(gearIndex);
     gear.rotor = slot;
     gear.rotorJacobian = -d.ratio;
+    gear.correction = -gearError(d, q, ctx) / ctx.dt;
     d.gearRow = gearIndex - firstRow_;
     // The joint's limit rows were added last: solve them with the gear as one exact block -
     // unless the gear goes to the equality tree with its joint, exact there.
@@ -147,6 +150,10 @@ void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, Ro
   }
 }
 
+double Joint::gearError(const DriveCoupling& d, double q, const JointBuildContext& ctx) {
+  return q - d.angleOffset - d.ratio * ctx.rotorAngles[static_cast<size_t>(d.motor->rotorSlot())];
+}
+
 void Joint::addDrivePositionRows(const JointBuildContext& ctx, const JointPose& pose,
                                  RowBuffer& rows) {
   if (drives_.empty()) return;
@@ -157,8 +164,7 @@ void Joint::addDrivePositionRows(const JointBuildContext& ctx, const JointPose& 
     ConstraintRow& gear = rows.row(addCoordinateRow(pose, rows, BlockKind::Equality));
     gear.rotor = slot;
     gear.rotorJacobian = -d.ratio;
-    const double error = q - d.angleOffset - d.ratio * ctx.rotorAngles[static_cast<size_t>(slot)];
-    gear.target = ctx.correctionTarget(error);
+    gear.target = ctx.correctionTarget(gearError(d, q, ctx));
     if (first && limit.enabled && !ctx.directJoints) rows.mergeLastBlocks(3, BlockKind::Limited);
     first = false;
   }

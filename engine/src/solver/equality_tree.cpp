@@ -476,23 +476,7 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
   return true;
 }
 
-double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVelocity> bodies,
-                           std::span<double> rotorSpeeds) {
-  const size_t n = nodes_.size();
-  for (size_t i = 0; i < n; ++i) {
-    Vec6& y = y_[i];
-    y.setZero();  // bodies and rotors: only what their children push in
-    if (nodes_[i].kind != NodeKind::Constraint) continue;
-    for (int k = 0; k < nodes_[i].rowCount; ++k) {
-      const ConstraintRow& r = rows[static_cast<size_t>(nodes_[i].rows[k])];
-      const SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];
-      const SolverVelocity& b = bodies[static_cast<size_t>(r.bodyB)];
-      y(k) = r.linearA.dot(a.linear) + r.angularA.dot(a.angular) + r.linearB.dot(b.linear) +
-             r.angularB.dot(b.angular) +
-             r.rotorJacobian * rotorSpeeds[static_cast<size_t>(r.rotor)] + r.softness * r.impulse -
-             r.target;
-    }
-  }
+void EqualityTree::substitute() {
   for (int i : order_) {  // forward: z = D^-1 y, pushing each child's share into its parent
     Node& node = nodes_[static_cast<size_t>(i)];
     const Vec6& y = y_[static_cast<size_t>(i)];
@@ -517,6 +501,56 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
               [&]<int P>() { backward<I, P>(node, parentZ); });
     });
   }
+}
+
+namespace {
+
+inline void applyRowImpulse(const ConstraintRow& r, double dp, std::span<SolverVelocity> bodies,
+                            std::span<double> rotorSpeeds) {
+  SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];
+  SolverVelocity& b = bodies[static_cast<size_t>(r.bodyB)];
+  a.linear += dp * r.responseLinearA;
+  a.angular += dp * r.responseAngularA;
+  b.linear += dp * r.responseLinearB;
+  b.angular += dp * r.responseAngularB;
+  rotorSpeeds[static_cast<size_t>(r.rotor)] += dp * r.responseRotor;
+}
+
+}  // namespace
+
+void EqualityTree::applyVelocityChanges(std::span<SolverVelocity> bodies,
+                                        std::span<double> rotorSpeeds) const {
+  // The body and rotor unknowns of the KKT system are the velocity changes M^-1 J^T dp
+  // themselves: one update per body, not one per row.
+  for (const Node& node : nodes_) {
+    if (node.kind == NodeKind::Body) {
+      SolverVelocity& v = bodies[static_cast<size_t>(node.index)];
+      v.linear += node.z.head<3>();
+      v.angular += node.z.segment<3>(3);
+    } else if (node.kind == NodeKind::Rotor) {
+      rotorSpeeds[static_cast<size_t>(node.index)] += node.z(0);
+    }
+  }
+}
+
+double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVelocity> bodies,
+                           std::span<double> rotorSpeeds) {
+  const size_t n = nodes_.size();
+  for (size_t i = 0; i < n; ++i) {
+    Vec6& y = y_[i];
+    y.setZero();  // bodies and rotors: only what their children push in
+    if (nodes_[i].kind != NodeKind::Constraint) continue;
+    for (int k = 0; k < nodes_[i].rowCount; ++k) {
+      const ConstraintRow& r = rows[static_cast<size_t>(nodes_[i].rows[k])];
+      const SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];
+      const SolverVelocity& b = bodies[static_cast<size_t>(r.bodyB)];
+      y(k) = r.linearA.dot(a.linear) + r.angularA.dot(a.angular) + r.linearB.dot(b.linear) +
+             r.angularB.dot(b.angular) +
+             r.rotorJacobian * rotorSpeeds[static_cast<size_t>(r.rotor)] + r.softness * r.impulse -
+             r.target;
+    }
+  }
+  substitute();
   double largest = 0.0;
   for (Node& node : nodes_) {
     if (node.kind != NodeKind::Constraint) continue;
@@ -531,17 +565,31 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
         node.released = true;
       }
       r.impulse += dp;
-      SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];
-      SolverVelocity& b = bodies[static_cast<size_t>(r.bodyB)];
-      a.linear += dp * r.responseLinearA;
-      a.angular += dp * r.responseAngularA;
-      b.linear += dp * r.responseLinearB;
-      b.angular += dp * r.responseAngularB;
-      rotorSpeeds[static_cast<size_t>(r.rotor)] += dp * r.responseRotor;
+      // Row by row, not the body nodes' solution (applyVelocityChanges): a face contact's
+      // dependent rows amplify round-off there, and the velocities must be exactly what the
+      // accumulated impulses say (friction bounds, warm start).
+      applyRowImpulse(r, dp, bodies, rotorSpeeds);
       largest = std::max(largest, std::abs(dp));
     }
   }
   return largest;
+}
+
+void EqualityTree::project(std::span<const ConstraintRow> rows,
+                           std::span<SolverVelocity> pseudoVelocities,
+                           std::span<double> pseudoRotorSpeeds) {
+  // The pseudo-velocities start at zero, so each row's residual is minus its correction; every
+  // row is an equality here (a contact or a stop in the tree holds, correction 0).
+  const size_t n = nodes_.size();
+  for (size_t i = 0; i < n; ++i) {
+    Vec6& y = y_[i];
+    y.setZero();
+    if (nodes_[i].kind != NodeKind::Constraint) continue;
+    for (int k = 0; k < nodes_[i].rowCount; ++k)
+      y(k) = -rows[static_cast<size_t>(nodes_[i].rows[k])].correction;
+  }
+  substitute();
+  applyVelocityChanges(pseudoVelocities, pseudoRotorSpeeds);
 }
 
 }  // namespace impetus

@@ -23,7 +23,8 @@ class ImpetusPeer final : public PeerEngine {
       << s.velocityIterations << " velocity iterations (stop at " << s.impulseTolerance
       << " N s or " << s.relativeImpulseTolerance << " of the largest impulse), "
       << s.positionIterations << " position iterations (Newton on a joint tree; stop at "
-      << s.positionTolerance << " m or rad), " << s.substeps
+      << s.positionTolerance << " m or rad, joint errors below " << s.deferredJointError
+      << " left to the next step's pre-projection), " << s.substeps
       << " substep, primitive contacts in closed form, built for "
 #if defined(__AVX2__) && defined(__FMA__)
       << "x86-64-v3";

@@ -4,6 +4,7 @@
 //
 //   integrateVelocities  v += dt (g + F/m),  L += dt tau,  w = I(t + dt/2)^-1 L
 //   prepareRows          joints write constraint/friction/limit rows at the start-of-step poses
+//   preProjectJoints     remove the joint errors the last step left, with the rows' factorisation
 //   warmStart            apply last step's accumulated impulses (seed 000)
 //   solveVelocities      sequential impulses until tolerance / iteration cap / time budget
 //   storeImpulses        joints keep impulses (warm start, reaction readout)
@@ -168,7 +169,7 @@ class World {
   double correctPositions(BodyId a, BodyId b, double dt);
   enum class JointProjection { Newton, Sweep, Converged };
   /// One Newton step of the position pass on all joint rows (EqualityTree). Moves nothing and
-  /// returns Converged when their error is below SolverSettings::positionTolerance, Sweep when
+  /// returns Converged when their error is below jointTolerance(), Sweep when
   /// it is not below half of `lastError` (the error before the last step, updated here) or
   /// when limits or penetrating contacts need correcting.
   JointProjection projectJoints(const JointBuildContext& ctx, double dt, double& lastError);
@@ -189,6 +190,14 @@ class World {
                                 const JointBuildContext& ctx, double dt) const;
   /// Moves a body by a displacement (m) and a turn (rotation vector, rad), its momentum with it.
   static void moveBody(RigidBody& body, const Vec3& displacement, const Vec3& turn);
+  /// Moves the bodies and rotors by dt times their pseudo-velocities (scaled down as a whole when
+  /// a body would turn by more than the linearisation holds) and zeroes them.
+  void applyPseudoVelocities(double dt);
+  /// The largest joint error the position pass may leave for the next step (unit: m or rad).
+  double jointTolerance() const;
+  /// Before the velocity solve: one Newton step on the joint errors at the start-of-step poses,
+  /// solved with the velocity rows' own tree factorisation (their ConstraintRow::correction).
+  void preProjectJoints(double dt);
   JointBuildContext buildContext(double dt, bool positionPhase) const;
   void integratePositions(double dt, std::span<const SolverVelocity> velocities);
   void solvePositions(double dt);
@@ -235,6 +244,9 @@ class World {
   std::vector<SolverBodyMass> masses_;
   std::vector<SolverVelocity> velocities_;
   std::vector<SolverVelocity> pseudoVelocities_;
+  /// This step's velocity rows put every joint equality in their tree: preProjectJoints removes
+  /// what the position pass leaves, so that pass may defer errors (jointTolerance()).
+  bool jointsPreProjected_ = false;
   std::vector<Vec3> angularBeforeSolve_;
   std::vector<Mat3> midpointRotation_;
   std::vector<double> rotorSpeeds_{0.0};  ///< slot 0: "no rotor"

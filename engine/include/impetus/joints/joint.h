@@ -183,6 +183,8 @@ class Joint {
   std::vector<DriveCoupling> drives_;
   void addDriveRows(const JointBuildContext& ctx, const JointPose& pose, RowBuffer& rows);
   void addDrivePositionRows(const JointBuildContext& ctx, const JointPose& pose, RowBuffer& rows);
+  /// A gear's drift at joint coordinate q: q - offset - ratio * rotor angle (unit: rad or m).
+  static double gearError(const DriveCoupling& d, double q, const JointBuildContext& ctx);
   double position_ = 0.0;
   double rate_ = 0.0;
   Vec3 reactionForce_ = Vec3::Zero();

@@ -46,7 +46,11 @@ struct ConstraintRow {
   int bodyB = 0;
   int rotor = 0;  ///< rotor slot; 0 is the "no rotor" slot whose speed is always 0
 
-  double target = 0.0;    ///< desired J v (unit of the row: m/s or rad/s)
+  double target = 0.0;  ///< desired J v (unit of the row: m/s or rad/s)
+  /// Velocity rows of a joint's equalities: the pseudo-velocity J v_p that removes the row's
+  /// position error in one step (-C / dt), for the step's pre-projection, which reuses the rows'
+  /// tree factorisation (World::preProjectJoints); 0 holds the row where it is.
+  double correction = 0.0;
   double softness = 0.0;  ///< compliance per step: J v + softness p = target (damping, springs)
   double lower = -1e300;  ///< impulse bounds for Bounded blocks (unit: N s or N m s)
   double upper = 1e300;

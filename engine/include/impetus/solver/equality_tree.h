@@ -42,6 +42,12 @@ class EqualityTree {
   /// zero instead and listed in released() (the tree must then be rebuilt without it).
   double solve(std::span<ConstraintRow> rows, std::span<SolverVelocity> bodies,
                std::span<double> rotorSpeeds);
+  /// Projects the tree's rows onto their position errors: adds to the pseudo-velocities (all zero
+  /// on entry) the least-mass-norm change with J v_p = ConstraintRow::correction on every row of
+  /// the tree, one Newton step of the joints' position projection at the poses the rows were
+  /// built at. Impulses are untouched.
+  void project(std::span<const ConstraintRow> rows, std::span<SolverVelocity> pseudoVelocities,
+               std::span<double> pseudoRotorSpeeds);
   /// Blocks of one-sided rows (limits, contacts) the last solves found pulling.
   std::span<const int> released() const { return released_; }
   void clearReleased() { released_.clear(); }
@@ -79,6 +85,10 @@ class EqualityTree {
   static void forward(Node& node, const Vec6& y, Vec6& parentY);
   template <int I, int P>
   static void backward(Node& node, const Vec6& parentZ);
+  /// Forward and back substitution: each node's z from the right sides in y_.
+  void substitute();
+  /// Adds the body and rotor nodes' solution (their velocity changes) to the velocities.
+  void applyVelocityChanges(std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds) const;
   static void writeLayout(std::span<const ConstraintRow> rows, std::span<const RowBlock> blocks,
                           std::span<const SolverBodyMass> bodies,
                           std::span<const double> rotorInverseInertia,

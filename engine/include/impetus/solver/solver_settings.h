@@ -11,6 +11,11 @@ struct SolverSettings {
   int positionIterations = 6;  ///< iterations of the post-step position projection
   /// The position pass stops once no joint row is off by more than this (unit: m or rad).
   double positionTolerance = 1e-6;
+  /// Joint errors up to this may be left by a step's position pass (unit: m or rad): the next
+  /// step removes them before its velocity solve, with the factorisation that solve uses (see
+  /// World::preProjectJoints), so only a step that opens a joint further pays for a projection of
+  /// its own. Used when directJoints; 0 corrects every step to positionTolerance.
+  double deferredJointError = 1e-4;
   double impulseTolerance = 1e-10;  ///< stop when every |dp| is below this (unit: N s)...
   /// ... or below this share of the largest accumulated |p| (rounding: a resting stack's PGS
   /// plateaus near 5e-7 of its impulses; chasing 1e-10 N s ran every cap-limited iteration).
