@@ -43,6 +43,9 @@ constexpr double kMaxNewtonTurn = 0.25;
 constexpr double kStallRatio = 0.8;
 /// Least error reduction of a Newton step of the joint projection that keeps Newton going.
 constexpr double kNewtonContraction = 0.5;
+/// Largest joint error the pre-projection removes, relative to what a position pass may leave:
+/// a Newton step from there is exact to (error / arm)^2 (it cannot check that it converged).
+constexpr double kPreProjectionReach = 10.0;
 
 }  // namespace
 
@@ -187,7 +190,11 @@ void World::preProjectJoints(double dt) {
   if (!jointsPreProjected_) return;
   double largest = 0.0;
   for (const ConstraintRow& r : rows_.rows()) largest = std::max(largest, std::abs(r.correction));
-  if (largest * dt <= settings_.solver.positionTolerance) return;
+  // Larger errors than a position pass leaves (a body moved by hand, a scene's misplaced anchor)
+  // are the position pass's: its Newton steps check that they converge, and this one could not.
+  if (largest * dt <= settings_.solver.positionTolerance ||
+      largest * dt > kPreProjectionReach * jointTolerance())
+    return;
   pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
   pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
   tree->project(rows_.rows(), pseudoVelocities_, pseudoRotorSpeeds_);
