@@ -503,21 +503,6 @@ void EqualityTree::substitute() {
   }
 }
 
-namespace {
-
-inline void applyRowImpulse(const ConstraintRow& r, double dp, std::span<SolverVelocity> bodies,
-                            std::span<double> rotorSpeeds) {
-  SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];
-  SolverVelocity& b = bodies[static_cast<size_t>(r.bodyB)];
-  a.linear += dp * r.responseLinearA;
-  a.angular += dp * r.responseAngularA;
-  b.linear += dp * r.responseLinearB;
-  b.angular += dp * r.responseAngularB;
-  rotorSpeeds[static_cast<size_t>(r.rotor)] += dp * r.responseRotor;
-}
-
-}  // namespace
-
 void EqualityTree::applyVelocityChanges(std::span<SolverVelocity> bodies,
                                         std::span<double> rotorSpeeds) const {
   // The body and rotor unknowns of the KKT system are the velocity changes M^-1 J^T dp
@@ -568,7 +553,13 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
       // Row by row, not the body nodes' solution (applyVelocityChanges): a face contact's
       // dependent rows amplify round-off there, and the velocities must be exactly what the
       // accumulated impulses say (friction bounds, warm start).
-      applyRowImpulse(r, dp, bodies, rotorSpeeds);
+      SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];
+      SolverVelocity& b = bodies[static_cast<size_t>(r.bodyB)];
+      a.linear += dp * r.responseLinearA;
+      a.angular += dp * r.responseAngularA;
+      b.linear += dp * r.responseLinearB;
+      b.angular += dp * r.responseAngularB;
+      rotorSpeeds[static_cast<size_t>(r.rotor)] += dp * r.responseRotor;
       largest = std::max(largest, std::abs(dp));
     }
   }
