@@ -14,7 +14,8 @@ struct SolverSettings {
   /// Joint errors up to this may be left by a step's position pass (unit: m or rad): the next
   /// step removes them before its velocity solve, with the factorisation that solve uses (see
   /// World::preProjectJoints), so only a step that opens a joint further pays for a projection of
-  /// its own. Used when directJoints; 0 corrects every step to positionTolerance.
+  /// its own. Used while every joint equality is in the velocity rows' tree (directJoints, no
+  /// loop left to the sweep); 0 corrects every step to positionTolerance.
   double deferredJointError = 1e-4;
   double impulseTolerance = 1e-10;  ///< stop when every |dp| is below this (unit: N s)...
   /// ... or below this share of the largest accumulated |p| (rounding: a resting stack's PGS
