@@ -182,11 +182,8 @@ void World::preProjectJoints(double dt) {
   // these errors the Newton step is exact to ~(error / arm)^2, and the stale rows it leaves for
   // the velocity solve are off by the same tiny turn.
   EqualityTree* tree = rows_.equalityTree();
-  const std::span<const RowBlock> blocks = rows_.blocks();
-  jointsPreProjected_ = tree != nullptr && settings_.solver.positionIterations > 0 &&
-                        std::all_of(blocks.begin(), blocks.end(), [](const RowBlock& b) {
-                          return b.kind != BlockKind::Equality || b.direct;
-                        });
+  jointsPreProjected_ =
+      tree != nullptr && rows_.treeHoldsEqualities() && settings_.solver.positionIterations > 0;
   if (!jointsPreProjected_) return;
   double largest = 0.0;
   for (const ConstraintRow& r : rows_.rows()) largest = std::max(largest, std::abs(r.correction));

@@ -102,8 +102,7 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
   treeActive_ = false;
   for (RowBlock& block : blocks_) block.direct = false;
   if (directEqualities_) treeActive_ = tree_.build(rows_, blocks_, bodies, rotorInverseInertia);
-  treeHoldsAll_ = treeActive_ && std::all_of(blocks_.begin(), blocks_.end(),
-                                             [](const RowBlock& b) { return b.direct; });
+  noteTreeCoverage();
   matrices_.clear();
   activeSets_.clear();
   for (RowBlock& block : blocks_) {
@@ -119,10 +118,19 @@ void RowBuffer::prepared(RowBlock& block) {
   if (block.count > 1 && block.matrices < 0) prepareBlock(block);
 }
 
+void RowBuffer::noteTreeCoverage() {
+  treeHoldsAll_ = treeActive_;
+  treeHoldsEqualities_ = treeActive_;
+  for (const RowBlock& b : blocks_) {
+    if (b.direct) continue;
+    treeHoldsAll_ = false;
+    if (b.kind == BlockKind::Equality) treeHoldsEqualities_ = false;
+  }
+}
+
 void RowBuffer::rebuildTree() {
   treeActive_ = tree_.build(rows_, blocks_, bodies_, rotorInverseInertia_);
-  treeHoldsAll_ = treeActive_ && std::all_of(blocks_.begin(), blocks_.end(),
-                                             [](const RowBlock& b) { return b.direct; });
+  noteTreeCoverage();
   // A tree that failed to factorise left its joints to the sweep, which needs their matrices.
   for (RowBlock& block : blocks_)
     if (!block.direct) prepared(block);

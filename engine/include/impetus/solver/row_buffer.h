@@ -33,6 +33,8 @@ class RowBuffer {
   EqualityTree* equalityTree() { return treeActive_ ? &tree_ : nullptr; }
   /// Whether the tree of the last finalize holds every block (one tree solve is then exact).
   bool treeHoldsAll() const { return treeHoldsAll_; }
+  /// Whether the tree of the last finalize holds every equality block (a joint's rows, a gear's).
+  bool treeHoldsEqualities() const { return treeHoldsEqualities_; }
   /// Appends `count` zeroed rows over bodies a, b as one block; returns the first row's index.
   int addBlock(BlockKind kind, int count, int bodyA, int bodyB);
   /// Merges the last `blocks` blocks (same two bodies, <= kMaxBlockRows rows) into one block of
@@ -72,6 +74,8 @@ class RowBuffer {
   std::vector<ActiveSetInverses> activeSets_;
   /// Re-chooses and refactorises the tree after its limits changed.
   void rebuildTree();
+  /// treeHoldsAll_ and treeHoldsEqualities_ from the blocks' direct flags.
+  void noteTreeCoverage();
   void prepareBlock(RowBlock& block);
   /// Every row pushes (impulse > 0), all asking the same normal speed (see the .cpp).
   bool pushesWithOneTarget(const RowBlock& block) const;
@@ -82,6 +86,7 @@ class RowBuffer {
   bool directEqualities_ = false;
   bool treeActive_ = false;
   bool treeHoldsAll_ = false;
+  bool treeHoldsEqualities_ = false;
   EqualityTree tree_;
 };
 
