@@ -113,6 +113,59 @@ TEST(JointReaction, HangingBodyReadsItsWeightAndCantileverItsMoment) {
   EXPECT_LT((world.body(bar).position - Vec3(0.2, 0, 0)).norm(), 1e-5);
 }
 
+/// The largest error a joint's position rows ask to remove: equalities either way, one-sided
+/// rows (limits) only when violated (their target is then positive), as World's position pass
+/// reads them.
+double largestRowError(const RowBuffer& rows, double dt) {
+  double largest = 0.0;
+  for (const ConstraintRow& r : rows.rows())
+    largest = std::max(largest, r.lower == 0.0 ? r.target * dt : std::abs(r.target) * dt);
+  return largest;
+}
+
+TEST(JointErrors, MeasuredWithoutRowsAsTheRowsAskToRemove) {
+  // The position pass skips building rows when the joints measure their errors within the
+  // tolerance: the measure must be what the rows would say, for every error a joint can have.
+  World world;
+  const BodyId bar = addBar(world);
+  const BodyId ball = addBar(world, "ball");
+  auto& hinge =
+      world.addJoint<RevoluteJoint>("hinge", World::kGround, bar, Vec3::Zero(), Vec3::UnitY());
+  hinge.limit = {true, -0.3, 0.3};
+  auto& socket = world.addJoint<SphericalJoint>("socket", World::kGround, ball, Vec3::Zero());
+  JointBuildContext ctx;
+  ctx.bodies = world.bodies();
+  ctx.positionPhase = true;
+  ctx.correctionFactor = 0.8;
+  ctx.maxCorrectionSpeed = std::numeric_limits<double>::infinity();
+  RowBuffer rows;
+  struct Case {
+    Vec3 offset;  // of the bar's centre (m)
+    Vec3 turn;    // rotation vector (rad)
+  };
+  // A gap, an axis tilt about x and about z, and a turn about the hinge 0.1 rad past its stop.
+  for (const Case& c :
+       {Case{Vec3(2e-3, -1e-3, 5e-4), Vec3::Zero()}, Case{Vec3::Zero(), Vec3(0.02, 0, 0)},
+        Case{Vec3::Zero(), Vec3(0, 0, -0.03)}, Case{Vec3::Zero(), Vec3(0, 0.4, 0)}}) {
+    for (BodyId id : {bar, ball}) {
+      RigidBody& b = world.body(id);
+      b.orientation = rotationFromVector(c.turn);
+      b.position = b.orientation * Vec3(0.2, 0, 0) + c.offset;
+      b.updateDerived();
+    }
+    for (Joint* joint : {static_cast<Joint*>(&hinge), static_cast<Joint*>(&socket)}) {
+      rows.clear();
+      joint->buildPositionRows(ctx, rows);
+      const double fromRows = largestRowError(rows, ctx.dt);
+      // Every case is an error of the hinge's (a turn is none of the socket's).
+      if (joint == &hinge || c.turn == Vec3::Zero()) {
+        EXPECT_GT(fromRows, 1e-4) << joint->name();
+      }
+      EXPECT_NEAR(joint->positionError(ctx), fromRows, 1e-15 + 1e-12 * fromRows) << joint->name();
+    }
+  }
+}
+
 TEST(JointTypes, UniversalTransmitsTwistButBendsFreely) {
   // A shaft on a universal joint at the origin (cross axes x on the parent, y on the child),
   // driven by a spinning parent about z: the child follows the twist but may tilt.

@@ -16,11 +16,24 @@ void setTarget(const JointBuildContext& ctx, double error, ConstraintRow& row) {
 
 }  // namespace
 
+Vec3 pointError(const JointPose& pose) {
+  return pose.anchorB - pose.anchorA;
+}
+
+Eigen::Vector2d axisAlignmentError(const JointPose& pose) {
+  const Vec3 cross = pose.frameA.col(0).cross(pose.frameB.col(0));
+  return {pose.frameA.col(1).dot(cross), pose.frameA.col(2).dot(cross)};
+}
+
+double limitViolation(const JointLimit& limit, double q) {
+  return std::max({limit.lower - q, q - limit.upper, 0.0});
+}
+
 void point(const JointBuildContext& ctx, const JointPose& pose, int a, int b, RowBuffer& rows) {
   const int first = rows.addBlock(BlockKind::Equality, 3, a, b);
   const Mat3 armA = skew(pose.armA);  // column k: r_A x e_k
   const Mat3 armB = skew(pose.armB);
-  const Vec3 error = pose.anchorB - pose.anchorA;
+  const Vec3 error = pointError(pose);
   Vec3 targets;
   if (ctx.positionPhase) {
     for (int k = 0; k < 3; ++k) targets(k) = ctx.correctionTarget(error(k));
@@ -64,13 +77,13 @@ void angularLock(const JointBuildContext& ctx, const JointPose& pose, int a, int
 void axisAlignment(const JointBuildContext& ctx, const JointPose& pose, int a, int b,
                    RowBuffer& rows) {
   const int first = rows.addBlock(BlockKind::Equality, 2, a, b);
-  const Vec3 cross = pose.frameA.col(0).cross(pose.frameB.col(0));
+  const Eigen::Vector2d error = axisAlignmentError(pose);
   for (int i = 0; i < 2; ++i) {
     const Vec3 t = pose.frameA.col(i + 1);
     ConstraintRow& r = rows.row(first + i);
     r.angularA = -t;
     r.angularB = t;
-    setTarget(ctx, t.dot(cross), r);
+    setTarget(ctx, error(i), r);
   }
 }
 

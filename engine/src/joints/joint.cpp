@@ -79,6 +79,15 @@ void Joint::buildPositionRows(const JointBuildContext& ctx, RowBuffer& rows) {
   addDrivePositionRows(ctx, p, rows);
 }
 
+double Joint::positionError(const JointBuildContext& ctx) const {
+  if (!drives_.empty()) return -1.0;
+  const PositionErrors e = measurePositionErrors(pose(ctx.bodies));
+  if (e.count < 0) return -1.0;
+  double largest = e.limitViolation;
+  for (int k = 0; k < e.count; ++k) largest = std::max(largest, std::abs(e.rows[k]));
+  return ctx.correctionFactor * largest;
+}
+
 void Joint::addDrive(DcMotor& motor, double ratio, bool primary) {
   if (type() != JointType::Revolute && type() != JointType::Prismatic)
     throw std::invalid_argument("joint '" + name_ + "': a " + jointTypeName(type()) +
@@ -184,17 +193,20 @@ void Joint::storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodi
     if (d.characteristicRow >= 0)
       d.motor->setTorque(impulseCache_[static_cast<size_t>(d.characteristicRow)] / dt);
   }
-  const JointPose p = pose(bodies);
-  const Vec3 torqueAboutAnchor = torqueAboutCom - p.armB.cross(force);
-  reactionForce_ = p.frameB.transpose() * force / dt;
-  reactionTorque_ = p.frameB.transpose() * torqueAboutAnchor / dt;
+  // The child's side of the pose only (the whole pose is a tenth of this joint's step).
+  const Mat3& childRotation = bodies[static_cast<size_t>(child_)].rotation;
+  const Vec3 armB = childRotation * inChild_.anchor;
+  const Mat3 frameB = childRotation * frameMatrixInChild_;
+  const Vec3 torqueAboutAnchor = torqueAboutCom - armB.cross(force);
+  reactionForce_ = frameB.transpose() * force / dt;
+  reactionTorque_ = frameB.transpose() * torqueAboutAnchor / dt;
   generalizedForce_ = rotational() ? reactionTorque_.x() : reactionForce_.x();
   // Share of single rows along the DOF: x . (tau_B - r_B x f_B) or x . f_B, per unit impulse.
   const auto alongDof = [&](int offset) {
     const ConstraintRow& r = rows.rows()[static_cast<size_t>(firstRow_ + offset)];
-    const Vec3 axis = p.frameB.col(0);
+    const Vec3 axis = frameB.col(0);
     const double perImpulse =
-        rotational() ? axis.dot(r.angularB - p.armB.cross(r.linearB)) : axis.dot(r.linearB);
+        rotational() ? axis.dot(r.angularB - armB.cross(r.linearB)) : axis.dot(r.linearB);
     return perImpulse * r.impulse / dt;
   };
   limitForce_ =

@@ -40,6 +40,15 @@ void RevoluteJoint::addPositionRows(const JointBuildContext& ctx, const JointPos
   }
 }
 
+Joint::PositionErrors RevoluteJoint::measurePositionErrors(const JointPose& pose) const {
+  PositionErrors e;  // parts::point's 3 rows, then parts::axisAlignment's 2
+  Eigen::Map<Vec3>(e.rows) = parts::pointError(pose);
+  Eigen::Map<Eigen::Vector2d>(e.rows + 3) = parts::axisAlignmentError(pose);
+  e.count = 5;
+  if (limit.enabled) e.limitViolation = parts::limitViolation(limit, continuousCoordinate(pose));
+  return e;
+}
+
 int RevoluteJoint::addCoordinateRow(const JointPose& pose, RowBuffer& rows, BlockKind kind) const {
   return parts::angularAxis(rows, kind, parent(), child(), pose.frameA.col(0));
 }

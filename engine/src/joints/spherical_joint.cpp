@@ -23,6 +23,13 @@ void SphericalJoint::addVelocityRows(const JointBuildContext& ctx, const JointPo
           damping, ctx.dt);
 }
 
+Joint::PositionErrors SphericalJoint::measurePositionErrors(const JointPose& pose) const {
+  PositionErrors e;
+  Eigen::Map<Vec3>(e.rows) = parts::pointError(pose);
+  e.count = 3;
+  return e;
+}
+
 void SphericalJoint::addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
                                      RowBuffer& rows) {
   parts::point(ctx, pose, parent(), child(), rows);

@@ -111,37 +111,34 @@ void EqualityTree::writeLayout(std::span<const ConstraintRow> rows,
                                std::vector<std::uint64_t>& layout) {
   // Everything chooseStructure reads: the blocks' shapes and roles, each row's ends and whether
   // it only pushes or drives a rotor, which bodies and rotors move.
-  layout.clear();
-  layout.push_back(blocks.size());
-  layout.push_back(rows.size());
+  // Written by index into a vector sized once (the size is the same build after build).
+  const size_t flags = bodies.size() + rotorInverseInertia.size();
+  layout.resize(2 + blocks.size() + 2 * rows.size() + flags / 64 + 1);
+  std::uint64_t* out = layout.data();
+  *out++ = blocks.size();
+  *out++ = rows.size();
   for (const RowBlock& b : blocks)
-    layout.push_back(static_cast<std::uint64_t>(static_cast<std::uint32_t>(b.first)) << 32 |
-                     static_cast<std::uint64_t>(b.count) << 16 |
-                     static_cast<std::uint64_t>(b.kind) << 8 |
-                     static_cast<std::uint64_t>(b.treeRole) << 4 |
-                     static_cast<std::uint64_t>(b.treeActive) << 1 |
-                     static_cast<std::uint64_t>(b.boundRow >= 0));
+    *out++ = static_cast<std::uint64_t>(static_cast<std::uint32_t>(b.first)) << 32 |
+             static_cast<std::uint64_t>(b.count) << 16 | static_cast<std::uint64_t>(b.kind) << 8 |
+             static_cast<std::uint64_t>(b.treeRole) << 4 |
+             static_cast<std::uint64_t>(b.treeActive) << 1 |
+             static_cast<std::uint64_t>(b.boundRow >= 0);
   for (const ConstraintRow& r : rows) {
-    layout.push_back(static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.bodyA)) << 32 |
-                     static_cast<std::uint32_t>(r.bodyB));
+    *out++ = static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.bodyA)) << 32 |
+             static_cast<std::uint32_t>(r.bodyB);
     const bool pushes = r.lower == 0.0 && r.upper >= 1e299;
-    layout.push_back(static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.rotor)) << 2 |
-                     static_cast<std::uint64_t>(pushes) << 1 |
-                     static_cast<std::uint64_t>(r.rotorJacobian != 0.0));
+    *out++ = static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.rotor)) << 2 |
+             static_cast<std::uint64_t>(pushes) << 1 |
+             static_cast<std::uint64_t>(r.rotorJacobian != 0.0);
   }
-  std::uint64_t bits = 0;
-  int used = 0;
-  const auto pushBit = [&](bool bit) {
-    bits |= static_cast<std::uint64_t>(bit) << used;
-    if (++used == 64) {
-      layout.push_back(bits);
-      bits = 0;
-      used = 0;
-    }
+  std::fill(out, layout.data() + layout.size(), 0);
+  size_t bit = 0;
+  const auto setBit = [&](bool value) {
+    out[bit / 64] |= static_cast<std::uint64_t>(value) << (bit % 64);
+    ++bit;
   };
-  for (const SolverBodyMass& b : bodies) pushBit(isDynamic(b));
-  for (double r : rotorInverseInertia) pushBit(r > 0.0);
-  layout.push_back(bits);
+  for (const SolverBodyMass& b : bodies) setBit(isDynamic(b));
+  for (double r : rotorInverseInertia) setBit(r > 0.0);
 }
 
 bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,

@@ -171,7 +171,7 @@ class World {
   /// One Newton step of the position pass on all joint rows (EqualityTree). Moves nothing and
   /// returns Converged when their error is below jointTolerance(), Sweep when
   /// it is not below half of `lastError` (the error before the last step, updated here) or
-  /// when limits or penetrating contacts need correcting.
+  /// when limits or penetrating contacts need correcting. Measures first (measuredJointError).
   JointProjection projectJoints(const JointBuildContext& ctx, double dt, double& lastError);
   /// One NGS sweep over the penetrating contact manifolds; returns the largest penetration
   /// beyond the slop and the position tolerance that it met (unit: m; 0 when none), and raises
@@ -195,6 +195,9 @@ class World {
   void applyPseudoVelocities(double dt);
   /// The largest joint error the position pass may leave for the next step (unit: m or rad).
   double jointTolerance() const;
+  /// The largest position error of the joints' rows, measured without building them (m or rad;
+  /// negative when a joint cannot measure its own).
+  double measuredJointError(const JointBuildContext& ctx) const;
   /// Before the velocity solve: one Newton step on the joint errors at the start-of-step poses,
   /// solved with the velocity rows' own tree factorisation (their ConstraintRow::correction).
   void preProjectJoints(double dt);

@@ -11,6 +11,9 @@ namespace impetus::parts {
 ///   J_k = [-e_k, -(r_A x e_k), e_k, r_B x e_k]
 void point(const JointBuildContext& ctx, const JointPose& pose, int a, int b, RowBuffer& rows);
 
+/// point's C = p_B - p_A (m).
+Vec3 pointError(const JointPose& pose);
+
 /// Relative rotation locked: C = rotation vector of q_B q_A^-1 (3 rows, one block).
 ///   J_k = [0, -e_k, 0, e_k]
 void angularLock(const JointBuildContext& ctx, const JointPose& pose, int a, int b,
@@ -20,6 +23,12 @@ void angularLock(const JointBuildContext& ctx, const JointPose& pose, int a, int
 ///   Cdot ~= t_i . (w_B - w_A),  J_i = [0, -t_i, 0, t_i]
 void axisAlignment(const JointBuildContext& ctx, const JointPose& pose, int a, int b,
                    RowBuffer& rows);
+
+/// axisAlignment's C (rad).
+Eigen::Vector2d axisAlignmentError(const JointPose& pose);
+
+/// How far coordinate q is past a limit's stops (rad or m; 0 within them).
+double limitViolation(const JointLimit& limit, double q);
 
 /// Anchors may separate only along x_A: C_i = t_i . d, d = p_B - p_A, t = y_A, z_A (2 rows).
 ///   J_i = [-t_i, -(r_A + d) x t_i, t_i, r_B x t_i]   (t_i turns with A)

@@ -110,6 +110,10 @@ class Joint {
   void buildVelocityRows(const JointBuildContext& ctx, RowBuffer& rows, bool warmStart);
   /// Appends the position-projection rows at the current (post-integration) poses.
   void buildPositionRows(const JointBuildContext& ctx, RowBuffer& rows);
+  /// The largest position error those rows would ask to remove (m or rad, times the correction
+  /// factor, as their targets), measured without building them; negative when only the rows can
+  /// tell (a joint type without the measure, a drive's gear rows).
+  double positionError(const JointBuildContext& ctx) const;
   /// Keeps the solved impulses for warm starting and the reaction readout.
   void storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodies, double dt);
   /// The joint's step-to-step state (warm-start impulses, coordinate, reactions), bit-exact.
@@ -151,6 +155,14 @@ class Joint {
                                RowBuffer& rows) = 0;
   virtual void addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
                                RowBuffer& rows) = 0;
+  /// The position errors C of the equality rows both addVelocityRows and addPositionRows put
+  /// first (m or rad), and how far a limit is past its stop.
+  struct PositionErrors {
+    double rows[kMaxBlockRows];
+    int count = -1;  ///< -1: the type does not measure them (only its rows can tell)
+    double limitViolation = 0.0;
+  };
+  virtual PositionErrors measurePositionErrors(const JointPose& /*pose*/) const { return {}; }
   /// Coordinate at the current poses, before unwrapping (rad or m); 0 if the type has none.
   virtual double measureCoordinate(const JointPose& /*pose*/) const { return 0.0; }
   /// Rate of the primary coordinate (rad/s or m/s).

@@ -19,6 +19,7 @@ class SphericalJoint : public Joint {
                        RowBuffer& rows) override;
   void addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
                        RowBuffer& rows) override;
+  PositionErrors measurePositionErrors(const JointPose& pose) const override;
 };
 
 }  // namespace impetus

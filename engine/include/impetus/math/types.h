@@ -24,11 +24,23 @@ inline Mat3 skew(const Vec3& a) {
 /// Rotation by the rotation vector `theta` (axis * angle, rad), exact exponential map.
 inline Quat rotationFromVector(const Vec3& theta) {
   const double a2 = theta.squaredNorm();
-  if (a2 < 1e-6) {
-    // Below 1e-3 rad the series of cos(a/2) and sin(a/2)/a to a^4 is exact to double precision
-    // (the next terms are < 1e-16) and saves a sincos: position corrections are tiny turns.
-    const double c = 1.0 - a2 / 8.0 + a2 * a2 / 384.0;
-    const double s = 0.5 - a2 / 48.0 + a2 * a2 / 3840.0;
+  if (a2 < 1.0) {
+    // Below 1 rad (every body's turn in a step but the wildest) the series of cos(a/2) and
+    // sin(a/2)/a in x = (a/2)^2 <= 1/4 to x^7 is exact to double precision (the next terms are
+    // < x^8/16! < 1e-18) and costs a fraction of a sincos and the axis' normalisation.
+    // Coefficients (-1)^k / (2k)! and (-1)^k / (2k+1)! / 2, highest first (Horner).
+    static constexpr double kCos[] = {
+        -1.0 / 87178291200.0, 1.0 / 479001600.0, -1.0 / 3628800.0, 1.0 / 40320.0,
+        -1.0 / 720.0,         1.0 / 24.0,        -1.0 / 2.0,       1.0};
+    static constexpr double kSin[] = {
+        -0.5 / 1307674368000.0, 0.5 / 6227020800.0, -0.5 / 39916800.0, 0.5 / 362880.0,
+        -0.5 / 5040.0,          0.5 / 120.0,        -0.5 / 6.0,        0.5};
+    const double x = 0.25 * a2;
+    double c = 0.0, s = 0.0;
+    for (int k = 0; k < 8; ++k) {
+      c = c * x + kCos[k];
+      s = s * x + kSin[k];
+    }
     return Quat(c, s * theta.x(), s * theta.y(), s * theta.z());
   }
   const double angle = std::sqrt(a2);
