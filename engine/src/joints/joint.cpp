@@ -193,7 +193,7 @@ void Joint::storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodi
     if (d.characteristicRow >= 0)
       d.motor->setTorque(impulseCache_[static_cast<size_t>(d.characteristicRow)] / dt);
   }
-  // The child's side of the pose only (the whole pose is a tenth of this joint's step).
+  // The child's side of the pose only: the parent's and the frames' quaternions are not needed.
   const Mat3& childRotation = bodies[static_cast<size_t>(child_)].rotation;
   const Vec3 armB = childRotation * inChild_.anchor;
   const Mat3 frameB = childRotation * frameMatrixInChild_;

@@ -155,8 +155,8 @@ class Joint {
                                RowBuffer& rows) = 0;
   virtual void addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
                                RowBuffer& rows) = 0;
-  /// The position errors C of the equality rows both addVelocityRows and addPositionRows put
-  /// first (m or rad), and how far a limit is past its stop.
+  /// The position errors C of addPositionRows' equality rows (m or rad), and how far a limit is
+  /// past its stop: what those rows' targets carry, without building them.
   struct PositionErrors {
     double rows[kMaxBlockRows];
     int count = -1;  ///< -1: the type does not measure them (only its rows can tell)
