@@ -97,7 +97,10 @@ double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ActiveSetInve
     // flips at the slightest disturbance.
     const Vector b = k * old - residual;
     const double ridge = 1e-10 * k.diagonal().cwiseAbs().maxCoeff();
-    for (int mask = (1 << nb) - 1; mask >= 0; --mask) {
+    ActiveSetInverses* cache = sets ? &sets[block.activeSets] : nullptr;
+    // The candidate impulses of active set `mask` (bit j: bounded[j] pushes); whether they are
+    // a solution (active rows push, released rows separate).
+    const auto trySet = [&](int mask, Vector& candidate) {
       bool freeRow[N];
       for (int i = 0; i < N; ++i) freeRow[i] = true;
       for (int j = 0; j < nb; ++j)
@@ -114,17 +117,15 @@ double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ActiveSetInve
         }
         return a;
       };
-      Vector candidate;
-      if (sets) {
-        ActiveSetInverses& cache = sets[block.activeSets];
-        if (!(cache.ready & (1u << mask))) {
+      if (cache) {
+        if (!(cache->ready & (1u << mask))) {
           // Cholesky (the ridge makes every active set's matrix positive definite; pivoting
           // LDL^T only where it is not), column by column: fixed-size vector solves are inlined,
           // where a solve against the identity matrix takes Eigen's general blocked path (that
           // and the pivoting were 12 % of the MF-4 grasp).
           const Eigen::Matrix<double, N, N> matrix = activeSetMatrix();
           const Eigen::LLT<Eigen::Matrix<double, N, N>> cholesky(matrix);
-          auto inverse = cache.inverse[mask].template topLeftCorner<N, N>();
+          auto inverse = cache->inverse[mask].template topLeftCorner<N, N>();
           if (cholesky.info() == Eigen::Success) {
             for (int j = 0; j < N; ++j)
               inverse.col(j) = cholesky.solve(Eigen::Matrix<double, N, 1>::Unit(j));
@@ -133,24 +134,33 @@ double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ActiveSetInve
             for (int j = 0; j < N; ++j)
               inverse.col(j) = ldlt.solve(Eigen::Matrix<double, N, 1>::Unit(j));
           }
-          cache.ready = static_cast<std::uint16_t>(cache.ready | (1u << mask));
+          cache->ready = static_cast<std::uint16_t>(cache->ready | (1u << mask));
         }
-        candidate = cache.inverse[mask].template topLeftCorner<N, N>() * rhs;
+        candidate = cache->inverse[mask].template topLeftCorner<N, N>() * rhs;
       } else {
         candidate = activeSetMatrix().ldlt().solve(rhs);
       }
       const Vector after = residual + k * (candidate - old);  // J v + ... - target once applied
-      bool valid = true;
       for (int j = 0; j < nb; ++j) {
         const int i = bounded[j];
-        if (freeRow[i] ? candidate(i) < -1e-12 : after(i) < -1e-9) valid = false;
+        if (freeRow[i] ? candidate(i) < -1e-12 : after(i) < -1e-9) return false;
       }
-      if (valid || mask == 0) {
-        p = candidate;
-        for (int j = 0; j < nb; ++j) p(bounded[j]) = std::max(p(bounded[j]), 0.0);
-        break;
-      }
+      return true;
+    };
+    // The active set the last sweep found first: between sweeps it rarely changes, and with the
+    // ridge K is definite, so the LCP has one solution - the one the enumeration would find.
+    Vector candidate;
+    int found = -1;
+    if (cache && cache->lastValid >= 0 && trySet(cache->lastValid, candidate))
+      found = cache->lastValid;
+    for (int mask = (1 << nb) - 1; found < 0 && mask >= 0; --mask) {
+      if (cache && mask == cache->lastValid && mask != 0) continue;  // just tried
+      // All rows released is the last resort (valid or not).
+      if (trySet(mask, candidate) || mask == 0) found = mask;
     }
+    if (cache) cache->lastValid = static_cast<std::int8_t>(found);
+    p = candidate;
+    for (int j = 0; j < nb; ++j) p(bounded[j]) = std::max(p(bounded[j]), 0.0);
   } else if (block.kind == BlockKind::NormBall) {
     // Coulomb's law as a vector norm: project the accumulated impulse radially onto the ball
     // (seed 000 eq. 10; the friction cone of seed 002 eq. 21). The block's mass is isotropic

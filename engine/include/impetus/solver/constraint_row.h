@@ -93,7 +93,8 @@ struct ActiveSetInverses {
   ActiveSetInverses() {}               // matrices filled on demand
   static constexpr int kMaxSets = 16;  ///< 2^4 one-sided rows at most
   BlockMatrix inverse[kMaxSets];
-  std::uint16_t ready = 0;  ///< bit m: inverse[m] holds active set m
+  std::uint16_t ready = 0;     ///< bit m: inverse[m] holds active set m
+  std::int8_t lastValid = -1;  ///< the active set the last sweep accepted (-1: none yet)
 };
 
 struct RowBlock {
