@@ -220,6 +220,19 @@ TEST(PrimitiveContacts, NothingBeyondTheMargin) {
                         at(Vec3(0, 0, 0.6 + 0.1 + kMargin + 0.001), turn(M_PI / 2, Vec3::UnitX())),
                         box(Vec3(2, 2, 1.2)), at(Vec3::Zero()), kMargin, c),
       0);
+  // Across a box's top edge (along y at x = 1, z = 0.6), inclined 0.1 rad so that its middle is
+  // nearer the edge than either end: found just inside the margin and nothing just beyond it.
+  for (const double beyond : {-0.001, 0.001}) {
+    const double gap = kMargin + beyond, incline = 0.1;
+    const Vec3 centre(1.0, 0.0, 0.6 + (0.1 + gap) / std::cos(incline));
+    const int n = collidePrimitives(box(Vec3(2, 2, 1.2)), at(Vec3::Zero()), capsule(0.1, 1.0),
+                                    at(centre, turn(M_PI / 2 + incline, Vec3::UnitY())), kMargin,
+                                    c);
+    ASSERT_EQ(n, beyond < 0 ? 1 : 0);
+    if (n == 1) {
+      EXPECT_NEAR(c[0].separation, gap, 1e-9);
+    }
+  }
   EXPECT_EQ(collidePrimitives(plane(), at(Vec3::Zero()), plane(), at(Vec3::Zero()), kMargin, c), 0);
   EXPECT_FALSE(isPrimitiveShape(ShapeType::ConvexHull));
   EXPECT_TRUE(isPrimitiveShape(ShapeType::Capsule) && isPrimitiveShape(ShapeType::Sphere));

@@ -172,12 +172,25 @@ void boxCapsule(const ShapeDesc& box, const ShapePose& pose, const ShapeDesc& ca
                 const ShapePose& capsulePose, double margin, ContactWriter& w) {
   // The capsule as spheres on its axis: both ends (a capsule lying on a face rests on them) and
   // the axis point deepest in the box when that is neither end (a capsule across an edge). The
-  // box's signed distance is convex along the axis: a golden-section search finds that point.
+  // box's signed distance is convex along the axis, so that point is interior only if the
+  // distance falls from both ends inwards; then a golden-section search finds it. (Resting on a
+  // face or clear of the box, the common cases, cost the two probes only.)
   const Segment s = capsuleSegment(capsule, capsulePose);
   const Vec3 h = 0.5 * box.size;
   const Vec3 start = pose.rotation.transpose() * (s.start - pose.position);
   const Vec3 axis = pose.rotation.transpose() * s.axis;
   const auto distance = [&](double t) { return boxSignedDistance(h, start + t * axis); };
+  constexpr double kEnd = 1e-3;  // an interior point this close to an end is that end
+  boxSphere(box, pose, s.start, capsule.radius, margin, w);
+  boxSphere(box, pose, s.start + s.axis, capsule.radius, margin, w);
+  const double atStart = distance(0.0), atEnd = distance(1.0);
+  const double nearStart = distance(kEnd), nearEnd = distance(1.0 - kEnd);
+  if (!(nearStart < atStart - 1e-12 && nearEnd < atEnd - 1e-12)) return;
+  // Below the secants through the probes the distance cannot go (convexity): where even their
+  // crossing is beyond the capsule's reach, the interior adds no point.
+  const double fall = (nearStart - atStart) / kEnd, rise = (atEnd - nearEnd) / kEnd;  // per unit t
+  const double crossing = kEnd + (nearEnd - nearStart - rise * (1.0 - 2.0 * kEnd)) / (fall - rise);
+  if (nearStart + fall * (crossing - kEnd) > capsule.radius + margin) return;
   constexpr double kGolden = 0.6180339887498949;
   double lo = 0.0, hi = 1.0;
   double x1 = hi - kGolden * (hi - lo), x2 = lo + kGolden * (hi - lo);
@@ -192,10 +205,7 @@ void boxCapsule(const ShapeDesc& box, const ShapePose& pose, const ShapeDesc& ca
     }
   }
   const double deepest = 0.5 * (lo + hi);
-  boxSphere(box, pose, s.start, capsule.radius, margin, w);
-  boxSphere(box, pose, s.start + s.axis, capsule.radius, margin, w);
-  if (deepest > 1e-3 && deepest < 1.0 - 1e-3 &&
-      distance(deepest) < std::min(distance(0.0), distance(1.0)) - 1e-6)
+  if (deepest > kEnd && deepest < 1.0 - kEnd && distance(deepest) < std::min(atStart, atEnd) - 1e-6)
     boxSphere(box, pose, s.start + deepest * s.axis, capsule.radius, margin, w);
 }
 
