@@ -524,12 +524,10 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
     if (nodes_[i].kind != NodeKind::Constraint) continue;
     for (int k = 0; k < nodes_[i].rowCount; ++k) {
       const ConstraintRow& r = rows[static_cast<size_t>(nodes_[i].rows[k])];
-      const SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];
-      const SolverVelocity& b = bodies[static_cast<size_t>(r.bodyB)];
-      y(k) = r.linearA.dot(a.linear) + r.angularA.dot(a.angular) + r.linearB.dot(b.linear) +
-             r.angularB.dot(b.angular) +
-             r.rotorJacobian * rotorSpeeds[static_cast<size_t>(r.rotor)] + r.softness * r.impulse -
-             r.target;
+      y(k) =
+          rowVelocity(r, bodies[static_cast<size_t>(r.bodyA)], bodies[static_cast<size_t>(r.bodyB)],
+                      rotorSpeeds[static_cast<size_t>(r.rotor)]) +
+          r.softness * r.impulse - r.target;
     }
   }
   substitute();
@@ -550,13 +548,8 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
       // Row by row, not the body nodes' solution (applyVelocityChanges): a face contact's
       // dependent rows amplify round-off there, and the velocities must be exactly what the
       // accumulated impulses say (friction bounds, warm start).
-      SolverVelocity& a = bodies[static_cast<size_t>(r.bodyA)];
-      SolverVelocity& b = bodies[static_cast<size_t>(r.bodyB)];
-      a.linear += dp * r.responseLinearA;
-      a.angular += dp * r.responseAngularA;
-      b.linear += dp * r.responseLinearB;
-      b.angular += dp * r.responseAngularB;
-      rotorSpeeds[static_cast<size_t>(r.rotor)] += dp * r.responseRotor;
+      applyImpulse(r, dp, bodies[static_cast<size_t>(r.bodyA)],
+                   bodies[static_cast<size_t>(r.bodyB)], rotorSpeeds[static_cast<size_t>(r.rotor)]);
       largest = std::max(largest, std::abs(dp));
     }
   }

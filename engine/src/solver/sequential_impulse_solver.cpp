@@ -7,21 +7,6 @@
 namespace impetus {
 namespace {
 
-inline double rowVelocity(const ConstraintRow& r, const SolverVelocity& a, const SolverVelocity& b,
-                          double rotorSpeed) {
-  return r.linearA.dot(a.linear) + r.angularA.dot(a.angular) + r.linearB.dot(b.linear) +
-         r.angularB.dot(b.angular) + r.rotorJacobian * rotorSpeed;
-}
-
-inline void applyImpulse(const ConstraintRow& r, double dp, SolverVelocity& a, SolverVelocity& b,
-                         double& rotorSpeed) {
-  a.linear += dp * r.responseLinearA;
-  a.angular += dp * r.responseAngularA;
-  b.linear += dp * r.responseLinearB;
-  b.angular += dp * r.responseAngularB;
-  rotorSpeed += dp * r.responseRotor;
-}
-
 /// One pass over a single-row block; returns |dp|.
 inline double solveRow(const RowBlock& block, ConstraintRow* rows, SolverVelocity* bodies,
                        double* rotors) {

@@ -12,16 +12,10 @@
 
 #include "impetus/math/types.h"
 #include "impetus/solver/row_buffer.h"
+#include "impetus/solver/row_kernels.h"
 #include "impetus/solver/solver_settings.h"
 
 namespace impetus {
-
-/// The velocity state the solver updates for one body (or the pseudo-velocity in the position
-/// pass).
-struct SolverVelocity {
-  Vec3 linear = Vec3::Zero();
-  Vec3 angular = Vec3::Zero();
-};
 
 struct SolveResult {
   int iterations = 0;                 ///< iterations performed
