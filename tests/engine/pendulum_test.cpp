@@ -166,6 +166,7 @@ TEST(Solver, DirectJointsAgreeWithAFullyConvergedSweep) {
     s.solver.velocityIterations = 20000;
     s.solver.impulseTolerance = 1e-15;
     s.solver.relativeImpulseTolerance = 0.0;
+    s.solver.velocityTolerance = 0.0;
     worlds[k] = World(s);
     scenes::buildHingeChain(worlds[k]);
     for (int i = 0; i < 20; ++i) ASSERT_TRUE(worlds[k].step(kDt).ok);
@@ -263,6 +264,7 @@ TEST(Solver, StopsAtTheWallClockBudgetAndReportsIt) {
   settings.solver.velocityIterations = 1000000;  // only the budget can stop it
   settings.solver.impulseTolerance = 0.0;
   settings.solver.relativeImpulseTolerance = 0.0;
+  settings.solver.velocityTolerance = 0.0;
   settings.solver.timeBudget = 0.002;    // s
   settings.solver.directJoints = false;  // swept joint by joint (the tree is exact at once)
   World world(settings);

@@ -105,6 +105,7 @@ TEST(TreeCrossCheck, InverseDynamicsEqualsTheEngineJointTorquesOfAStaticArm) {
   // solver runs to its absolute tolerance (the default relative one leaves ~1e-5 N m here).
   WorldSettings settings;
   settings.solver.relativeImpulseTolerance = 0.0;
+  settings.solver.velocityTolerance = 0.0;
   World world(settings);
   const auto addLink = [&](const char* name, double mass, const Vec3& size, const Vec3& centre) {
     RigidBodyDesc d;

@@ -289,6 +289,7 @@ StepStatus World::substep(double dt) {
   stop.useTolerance = adaptive;
   stop.tolerance = solver.impulseTolerance;
   stop.relativeTolerance = solver.relativeImpulseTolerance;
+  stop.velocityTolerance = solver.velocityTolerance;
   stop.useDeadline = adaptive && solver.timeBudget > 0.0;
   stop.deadline = t2 + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(solver.timeBudget));

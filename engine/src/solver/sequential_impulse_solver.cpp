@@ -7,9 +7,20 @@
 namespace impetus {
 namespace {
 
-/// One pass over a single-row block; returns |dp|.
-inline double solveRow(const RowBlock& block, ConstraintRow* rows, SolverVelocity* bodies,
-                       double* rotors) {
+/// What one pass over a block changed: the largest |dp| of its rows (unit: N s) and the largest
+/// change K_ii |dp_i| it made to a row's own velocity (unit: m/s or rad/s).
+struct BlockChange {
+  double impulse = 0.0;
+  double velocity = 0.0;
+  void include(const BlockChange& c) {
+    impulse = std::max(impulse, c.impulse);
+    velocity = std::max(velocity, c.velocity);
+  }
+};
+
+/// One pass over a single-row block.
+inline BlockChange solveRow(const RowBlock& block, ConstraintRow* rows, SolverVelocity* bodies,
+                            double* rotors) {
   ConstraintRow& r = rows[block.first];
   SolverVelocity& a = bodies[r.bodyA];
   SolverVelocity& b = bodies[r.bodyB];
@@ -41,7 +52,8 @@ inline double solveRow(const RowBlock& block, ConstraintRow* rows, SolverVelocit
   const double dp = p - old;
   r.impulse = p;
   applyImpulse(r, dp, a, b, rotor);
-  return std::abs(dp);
+  // inverseK = 1 / K (0 for an inert row, which changes nothing).
+  return {std::abs(dp), block.inverseK > 0.0 ? std::abs(dp) / block.inverseK : 0.0};
 }
 
 /// Radius of a block's NormBall bound at the current impulses.
@@ -51,11 +63,11 @@ inline double ballRadius(const RowBlock& block, const ConstraintRow* rows) {
   return std::max(limit, 0.0);
 }
 
-/// One pass over an N-row block solved jointly; returns max |dp|. N is a compile-time size so
+/// One pass over an N-row block solved jointly. N is a compile-time size so
 /// the block products are fixed-size (a 3-row point block does not pay for a 6x6 product).
 template <int N>
-double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ActiveSetInverses* sets,
-                    ConstraintRow* rows, SolverVelocity* bodies, double* rotors) {
+BlockChange solveBlockOf(const RowBlock& block, const BlockMatrices& m, ActiveSetInverses* sets,
+                         ConstraintRow* rows, SolverVelocity* bodies, double* rotors) {
   using Vector = Eigen::Matrix<double, N, 1>;
   ConstraintRow* r = rows + block.first;
   // All rows of a block act on the same two bodies (and rotor).
@@ -170,18 +182,19 @@ double solveBlockOf(const RowBlock& block, const BlockMatrices& m, ActiveSetInve
           frictionChange;
     }
   }
-  double largest = 0.0;
+  BlockChange change;
   for (int i = 0; i < N; ++i) {
     const double dp = p(i) - old(i);
     r[i].impulse = p(i);
     applyImpulse(r[i], dp, a, b, rotor);
-    largest = std::max(largest, std::abs(dp));
+    change.include({std::abs(dp), std::abs(dp) * m.k(i, i)});
   }
-  return largest;
+  return change;
 }
 
-inline double solveMultiRow(const RowBlock& block, const BlockMatrices& m, ActiveSetInverses* sets,
-                            ConstraintRow* rows, SolverVelocity* bodies, double* rotors) {
+inline BlockChange solveMultiRow(const RowBlock& block, const BlockMatrices& m,
+                                 ActiveSetInverses* sets, ConstraintRow* rows,
+                                 SolverVelocity* bodies, double* rotors) {
   if (block.activeSets < 0) sets = nullptr;
   switch (block.count) {
     case 2:
@@ -270,23 +283,32 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     // block: the velocities handed on satisfy the joints exactly, and what the last iteration
     // leaves unconverged is a contact's (a little sinking, taken out by the position pass)
     // rather than a joint opening.
-    double largest = 0.0;
+    BlockChange sweep;
+    double equalityImpulse = 0.0;  // largest |dp| of a swept joint (a loop's, a lone joint's)
     for (const RowBlock& block : blocks) {
       if (block.direct) continue;
-      const double dp = block.count == 1
-                            ? solveRow(block, rows, v, rotors)
-                            : solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors);
-      largest = std::max(largest, dp);
+      const BlockChange change =
+          block.count == 1 ? solveRow(block, rows, v, rotors)
+                           : solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors);
+      sweep.include(change);
+      if (block.kind == BlockKind::Equality || block.kind == BlockKind::Mixed)
+        equalityImpulse = std::max(equalityImpulse, change.impulse);
     }
+    double largest = sweep.impulse;
     if (tree) largest = std::max(largest, tree->solve(buffer.rows(), bodies, rotorSpeeds));
     result.iterations += 1;
     result.largestImpulseChange = largest;
     if (released()) continue;  // the tree changed: not converged yet
+    // Impulses settled; or velocities settled while the swept joints' impulses did (swept
+    // joints, a loop's, converge slowly: small changes there do not mean a small error).
+    const double impulseTolerance = std::max(
+        stop.tolerance, stop.relativeTolerance > 0.0
+                            ? stop.relativeTolerance * largestAccumulatedImpulse(buffer.rows())
+                            : 0.0);
     const bool converged =
         stop.useTolerance &&
-        (largest < stop.tolerance ||
-         (stop.relativeTolerance > 0.0 &&
-          largest < stop.relativeTolerance * largestAccumulatedImpulse(buffer.rows())));
+        (largest < impulseTolerance ||
+         (sweep.velocity < stop.velocityTolerance && equalityImpulse < impulseTolerance));
     // A limit or contact the sweep found pushing joins the tree: it then holds exactly. It gets
     // the iterations its arrival needs (at most the budget again, once).
     if ((converged || it + 1 == budget) && rebuilds < kMaxTreeRebuilds &&

@@ -1,4 +1,5 @@
 // Impetus in the side-by-side benchmark: default WorldSettings (the engine as users get it).
+#include "impetus_scene.h"
 #include "peer_factories.h"
 
 #include <sstream>
@@ -21,9 +22,11 @@ class ImpetusPeer final : public PeerEngine {
     o << "defaults: joints of a tree, their pushing limits and resting contacts solved exactly "
          "(EqualityTree), "
       << s.velocityIterations << " velocity iterations (stop at " << s.impulseTolerance
-      << " N s or " << s.relativeImpulseTolerance << " of the largest impulse), "
-      << s.positionIterations << " position iterations (Newton on a joint tree; stop at "
-      << s.positionTolerance << " m or rad, joint errors below " << s.deferredJointError
+      << " N s or " << s.relativeImpulseTolerance
+      << " of the largest impulse, or once no swept row's velocity changes by "
+      << s.velocityTolerance << " m/s), " << s.positionIterations
+      << " position iterations (Newton on a joint tree; stop at " << s.positionTolerance
+      << " m or rad, joint errors below " << s.deferredJointError
       << " left to the next step's pre-projection), " << s.substeps
       << " substep, primitive contacts in closed form, built for "
 #if defined(__AVX2__) && defined(__FMA__)
@@ -34,57 +37,9 @@ class ImpetusPeer final : public PeerEngine {
     return o.str();
   }
   void build(const BenchScene& scene) override {
-    impetus::WorldSettings settings;
-    settings.gravity = impetus::Vec3(0, 0, scene.gravity);
-    world_ = std::make_unique<World>(settings);
+    world_ = std::make_unique<World>();
     dt_ = scene.dt;
-    world_->materials()[0].friction = scene.friction;
-    if (scene.ground) {
-      impetus::ShapeDesc plane;
-      plane.type = impetus::ShapeType::Plane;
-      world_->addShape(World::kGround, plane);
-    }
-    ids_.clear();
-    for (const BenchBody& b : scene.bodies) {
-      impetus::RigidBodyDesc d;
-      d.name = b.name;
-      d.mass = b.mass;
-      d.inertia = b.inertia.asDiagonal();
-      d.position = b.position;
-      const impetus::BodyId id = world_->addBody(d);
-      ids_.push_back(id);
-      if (!scene.collisions) continue;
-      impetus::ShapeDesc s;
-      switch (b.shape) {
-        case ShapeKind::Box:
-          s.type = impetus::ShapeType::Box;
-          s.size = b.boxSize;
-          break;
-        case ShapeKind::Sphere:
-          s.type = impetus::ShapeType::Sphere;
-          s.radius = b.radius;
-          break;
-        case ShapeKind::Capsule:
-          s.type = impetus::ShapeType::Capsule;  // along local z
-          s.radius = b.radius;
-          s.length = b.length;
-          s.orientation = impetus::Quat::FromTwoVectors(impetus::Vec3::UnitZ(),
-                                                        impetus::Vec3::Unit(b.capsuleAxis));
-          break;
-      }
-      world_->addShape(id, s);
-    }
-    for (const BenchJoint& j : scene.joints) {
-      const impetus::BodyId parent = j.parent >= 0 ? ids_[j.parent] : World::kGround;
-      const impetus::BodyId child = ids_[j.child];
-      if (j.kind == JointKind::Ball) {
-        world_->addJoint<impetus::SphericalJoint>(j.name, parent, child, j.anchor);
-      } else {
-        auto& hinge =
-            world_->addJoint<impetus::RevoluteJoint>(j.name, parent, child, j.anchor, j.axis);
-        hinge.limit = {j.limited, j.lower, j.upper};
-      }
-    }
+    ids_ = addBenchScene(scene, *world_);
   }
   void step() override {
     world_->step(dt_);
@@ -104,6 +59,57 @@ class ImpetusPeer final : public PeerEngine {
 };
 
 }  // namespace
+
+std::vector<impetus::BodyId> addBenchScene(const BenchScene& scene, World& world) {
+  world.settings().gravity = impetus::Vec3(0, 0, scene.gravity);
+  world.materials()[0].friction = scene.friction;
+  if (scene.ground) {
+    impetus::ShapeDesc plane;
+    plane.type = impetus::ShapeType::Plane;
+    world.addShape(World::kGround, plane);
+  }
+  std::vector<impetus::BodyId> ids;
+  for (const BenchBody& b : scene.bodies) {
+    impetus::RigidBodyDesc d;
+    d.name = b.name;
+    d.mass = b.mass;
+    d.inertia = b.inertia.asDiagonal();
+    d.position = b.position;
+    const impetus::BodyId id = world.addBody(d);
+    ids.push_back(id);
+    if (!scene.collisions) continue;
+    impetus::ShapeDesc s;
+    switch (b.shape) {
+      case ShapeKind::Box:
+        s.type = impetus::ShapeType::Box;
+        s.size = b.boxSize;
+        break;
+      case ShapeKind::Sphere:
+        s.type = impetus::ShapeType::Sphere;
+        s.radius = b.radius;
+        break;
+      case ShapeKind::Capsule:
+        s.type = impetus::ShapeType::Capsule;  // along local z
+        s.radius = b.radius;
+        s.length = b.length;
+        s.orientation = impetus::Quat::FromTwoVectors(impetus::Vec3::UnitZ(),
+                                                      impetus::Vec3::Unit(b.capsuleAxis));
+        break;
+    }
+    world.addShape(id, s);
+  }
+  for (const BenchJoint& j : scene.joints) {
+    const impetus::BodyId parent = j.parent >= 0 ? ids[j.parent] : World::kGround;
+    const impetus::BodyId child = ids[j.child];
+    if (j.kind == JointKind::Ball) {
+      world.addJoint<impetus::SphericalJoint>(j.name, parent, child, j.anchor);
+    } else {
+      auto& hinge = world.addJoint<impetus::RevoluteJoint>(j.name, parent, child, j.anchor, j.axis);
+      hinge.limit = {j.limited, j.lower, j.upper};
+    }
+  }
+  return ids;
+}
 
 std::unique_ptr<PeerEngine> makeImpetusPeer() {
   return std::make_unique<ImpetusPeer>();

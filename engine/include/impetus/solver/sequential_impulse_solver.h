@@ -41,6 +41,10 @@ struct SolveStop {
   bool useTolerance = false;
   double tolerance = 0.0;          ///< (unit: N s)
   double relativeTolerance = 0.0;  ///< share of the largest |accumulated impulse|
+  /// ... or once no row swept one by one has its own velocity changed by more than this, K_ii
+  /// |dp_i| (unit: m/s or rad/s). The tree's rows are exact at each iteration's end; its change
+  /// is the kinetic-metric projection of the sweep's, so no larger than it.
+  double velocityTolerance = 0.0;
   bool useDeadline = false;
   std::chrono::steady_clock::time_point deadline{};
 };
