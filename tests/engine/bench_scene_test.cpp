@@ -175,10 +175,13 @@ TEST(ImpetusPeer, RestingRagdollStopsIteratingOnceItsVelocitiesSettle) {
   // At rest its contacts are redundant (a face's corners, limbs on limbs): Gauss-Seidel keeps
   // shifting impulses among them, |dp| ~ 6e-6 N s an iteration decaying 2.5 % each, while no
   // row's velocity changes by more than 5e-6 m/s. Stopping on the impulses ran all 20
-  // iterations every resting step; the velocity tolerance (1e-5 m/s) stops after ~6. Two
-  // identical worlds come to rest; then one keeps the default, the other iterates until the
-  // impulses settle: in 0.5 s their bodies part by less than 10 um (0.1 um a step is what the
-  // tolerance can leave; measured 3.7 um, 5.6 iterations against 19.4).
+  // iterations every resting step. Two identical worlds come to rest; then one keeps the
+  // default, the other iterates until the impulses settle: the default saves iterations, and in
+  // 0.5 s their bodies part by less than 50 um. (The last iteration changed no velocity by 1e-5
+  // m/s; what is left is that over 1 - the iteration's contraction, ~0.9 at worst here: 1e-4
+  // m/s, 1 um a step.) How much it saves depends on the pose it rests in, which rounding decides
+  // (a chaotic landing): 5.6 or 15.7 iterations against 19.4 or 20, bodies parted 3.7-12 um in
+  // the builds so far.
   const BenchScene s = ragdollScene();
   impetus::World worlds[2];
   std::vector<impetus::BodyId> ids;
@@ -197,8 +200,8 @@ TEST(ImpetusPeer, RestingRagdollStopsIteratingOnceItsVelocitiesSettle) {
   double parted = 0.0;
   for (const impetus::BodyId id : ids)
     parted = std::max(parted, (worlds[0].body(id).position - worlds[1].body(id).position).norm());
-  EXPECT_LT(iterations[0], 10.0) << "impulses alone: " << iterations[1];
-  EXPECT_LT(parted, 1e-5);
+  EXPECT_LT(iterations[0], iterations[1] - 2.0);
+  EXPECT_LT(parted, 5e-5);
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ double limitViolation(const JointLimit& limit, double q) {
 
 void point(const JointBuildContext& ctx, const JointPose& pose, int a, int b, RowBuffer& rows) {
   const int first = rows.addBlock(BlockKind::Equality, 3, a, b);
+  rows.lastBlock().shape = RowShape::AnchorPoint;
   const Mat3 armA = skew(pose.armA);  // column k: r_A x e_k
   const Mat3 armB = skew(pose.armB);
   const Vec3 error = pointError(pose);
@@ -77,6 +78,7 @@ void angularLock(const JointBuildContext& ctx, const JointPose& pose, int a, int
 void axisAlignment(const JointBuildContext& ctx, const JointPose& pose, int a, int b,
                    RowBuffer& rows) {
   const int first = rows.addBlock(BlockKind::Equality, 2, a, b);
+  rows.lastBlock().shape = RowShape::AxisAlignment;
   const Eigen::Vector2d error = axisAlignmentError(pose);
   for (int i = 0; i < 2; ++i) {
     const Vec3 t = pose.frameA.col(i + 1);

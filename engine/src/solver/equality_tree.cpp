@@ -388,6 +388,39 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
   return true;
 }
 
+void EqualityTree::pairHinges(std::span<const ConstraintRow> rows,
+                              std::span<const RowBlock> blocks) {
+  hinges_.resize(nodes_.size());
+  for (Node& node : nodes_) node.fusion = 0;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    Node& body = nodes_[i];
+    if (body.kind != NodeKind::Body || body.parent < 0) continue;
+    Node& hinge = nodes_[static_cast<size_t>(body.parent)];
+    if (hinge.kind != NodeKind::Constraint || hinge.rowCount != 5 || hinge.oneSided != 0 ||
+        hinge.ridge || hinge.leaf || hinge.ends[2] >= 0 || hinge.parent < 0 ||
+        nodes_[static_cast<size_t>(hinge.parent)].kind != NodeKind::Body)
+      continue;
+    // The node's rows: one Hinge block, or (the position pass) its two parts, in order.
+    const RowBlock& first = blocks[static_cast<size_t>(hinge.index)];
+    const bool hingeShape =
+        first.shape == RowShape::Hinge ||
+        (first.shape == RowShape::AnchorPoint &&
+         static_cast<size_t>(hinge.index) + 1 < blocks.size() &&
+         blocks[static_cast<size_t>(hinge.index) + 1].shape == RowShape::AxisAlignment);
+    if (!hingeShape) continue;
+    const ConstraintRow* hingeRows[5];
+    bool soft = false;
+    for (int k = 0; k < 5; ++k) {
+      hingeRows[k] = &rows[static_cast<size_t>(hinge.rows[k])];
+      soft = soft || hingeRows[k]->softness != 0.0;
+    }
+    if (soft) continue;
+    hinges_[i].read(hingeRows, hingeRows[0]->bodyB == body.index);
+    body.fusion = kFusedBody;
+    hinge.fusion = kFusedHinge;
+  }
+}
+
 bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
                              std::span<const SolverBodyMass> bodies,
                              std::span<const double> rotorInverseInertia) {
@@ -395,9 +428,12 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
   const size_t n = nodes_.size();
   diagonal_.resize(n);
   y_.resize(n);
+  pairHinges(rows, blocks);
   for (size_t i = 0; i < n; ++i) {
     Node& node = nodes_[i];
     node.released = false;
+    if (node.fusion == kFusedHinge || (node.fusion == kFusedBody && node.leaf))
+      continue;  // HingeElimination needs neither their pivots nor their couplings
     Mat6& d = diagonal_[i];
     if (node.kind == NodeKind::Body) {
       const SolverBodyMass& m = bodies[static_cast<size_t>(node.index)];
@@ -423,7 +459,7 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
       }
     }
     // Only the dim_i x dim_parent corner of A is written and read.
-    if (node.parent < 0) continue;
+    if (node.parent < 0 || node.fusion == kFusedBody) continue;
     const Node& parent = nodes_[static_cast<size_t>(node.parent)];
     // A(constraint, body) = -J (rows x 6); A(body, constraint) = its transpose.
     const bool childIsConstraint = node.kind == NodeKind::Constraint;
@@ -451,9 +487,30 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
     }
   }
 
-  // LDL^T, leaves first: D_p -= A(i,p)^T D_i^-1 A(i,p).
+  // LDL^T, leaves first: D_p -= A(i,p)^T D_i^-1 A(i,p). A hinge and its child body go as a
+  // pair (HingeElimination: no 6 x 6 or 5 x 5 inverse).
   for (int i : order_) {
     Node& node = nodes_[static_cast<size_t>(i)];
+    if (node.fusion == kFusedHinge) continue;  // eliminated with its child
+    if (node.fusion == kFusedBody) {
+      Mat6 childPivot;
+      if (node.leaf) {  // nothing was added to it: its mass matrix
+        const SolverBodyMass& m = bodies[static_cast<size_t>(node.index)];
+        childPivot.setZero();
+        childPivot.topLeftCorner<3, 3>().diagonal().setConstant(1.0 / m.inverseMass);
+        childPivot.bottomRightCorner<3, 3>() = m.inverseInertia.inverse();
+      } else {
+        childPivot = diagonal_[static_cast<size_t>(i)];
+      }
+      const int parent = nodes_[static_cast<size_t>(node.parent)].parent;
+      if (!hinges_[static_cast<size_t>(i)].eliminate(childPivot,
+                                                     diagonal_[static_cast<size_t>(parent)])) {
+        for (int b : blocks_) blocks[static_cast<size_t>(b)].direct = false;
+        blocks_.clear();
+        return false;
+      }
+      continue;
+    }
     const double sign = node.kind == NodeKind::Constraint ? -1.0 : 1.0;
     const bool knownInverse = node.kind == NodeKind::Body && node.leaf;
     if (!knownInverse && !invertDefinite(diagonal_[static_cast<size_t>(i)], node.dim, sign,
@@ -477,6 +534,13 @@ void EqualityTree::substitute() {
   for (int i : order_) {  // forward: z = D^-1 y, pushing each child's share into its parent
     Node& node = nodes_[static_cast<size_t>(i)];
     const Vec6& y = y_[static_cast<size_t>(i)];
+    if (node.fusion == kFusedHinge) continue;
+    if (node.fusion == kFusedBody) {  // the pair, pushed into the parent
+      const Node& hinge = nodes_[static_cast<size_t>(node.parent)];
+      hinges_[static_cast<size_t>(i)].forward(y, y_[static_cast<size_t>(node.parent)],
+                                              y_[static_cast<size_t>(hinge.parent)]);
+      continue;
+    }
     if (node.parent < 0) {
       withDim(node.dim, [&]<int I>() {
         node.z.head<I>().noalias() = node.inverseD.topLeftCorner<I, I>() * y.head<I>();
@@ -491,7 +555,15 @@ void EqualityTree::substitute() {
   }
   for (auto it = order_.rbegin(); it != order_.rend(); ++it) {  // backward: x = z - D^-1 A x_p
     Node& node = nodes_[static_cast<size_t>(*it)];
-    if (node.parent < 0) continue;
+    if (node.parent < 0 || node.fusion == kFusedHinge) continue;
+    if (node.fusion == kFusedBody) {  // the pair again, with the parent's motion known
+      Node& hinge = nodes_[static_cast<size_t>(node.parent)];
+      const HingeElimination& pair = hinges_[static_cast<size_t>(*it)];
+      Vec6 yRows = y_[static_cast<size_t>(node.parent)];
+      pair.addParentMotion(nodes_[static_cast<size_t>(hinge.parent)].z, yRows);
+      pair.solve(y_[static_cast<size_t>(*it)], yRows, node.z, hinge.z);
+      continue;
+    }
     const Vec6& parentZ = nodes_[static_cast<size_t>(node.parent)].z;
     withDim(node.dim, [&]<int I>() {
       withDim(nodes_[static_cast<size_t>(node.parent)].dim,

@@ -30,6 +30,10 @@ void RowBuffer::mergeLastBlocks(int blocks, BlockKind kind) {
   first.count = last.first + last.count - first.first;
   assert(first.count <= kMaxBlockRows);
   first.kind = kind;
+  first.shape =
+      blocks == 2 && first.shape == RowShape::AnchorPoint && last.shape == RowShape::AxisAlignment
+          ? RowShape::Hinge
+          : RowShape::Other;
   first.treeRole = TreeRole::None;  // whoever merged says what the merged block may do
   // A block's rows share one rotor slot (rows without a rotor column have J_m = 0 there).
   int rotor = 0;

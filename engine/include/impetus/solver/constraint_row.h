@@ -66,6 +66,14 @@ inline double sameBodiesCoupling(const ConstraintRow& a, const ConstraintRow& b)
 
 enum class BlockKind : std::uint8_t { Equality, Bounded, NormBall, Mixed, Limited };
 
+/// The known shape of a joint block's rows, where a solver can use it (HingeElimination).
+enum class RowShape : std::uint8_t {
+  Other,
+  AnchorPoint,    ///< parts::point: e_k . (v + w x r) on each side, k = 0..2
+  AxisAlignment,  ///< parts::axisAlignment: t_i . w on each side (t_i orthonormal), i = 0..1
+  Hinge,          ///< an AnchorPoint block merged with the AxisAlignment block after it
+};
+
 /// One-sided blocks that may be solved in the EqualityTree while they push (see RowBlock).
 enum class TreeRole : std::uint8_t {
   None,
@@ -115,6 +123,7 @@ struct RowBlock {
   // solve, where the sweep, seeing two bodies at a time, needs many iterations. The solver keeps
   // the set of pushing blocks (see solveBlocks).
   TreeRole treeRole = TreeRole::None;  ///< set by whoever made the block
+  RowShape shape = RowShape::Other;    ///< set by whoever made the block
   bool treeActive = false;    ///< asked to be in the tree (it pushes, or its stop is violated)
   bool treeJoinable = false;  ///< written by EqualityTree::build: there is room for it
 };

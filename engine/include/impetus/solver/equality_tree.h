@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "impetus/solver/constraint_row.h"
+#include "impetus/solver/hinge_elimination.h"
 
 namespace impetus {
 
@@ -72,6 +73,9 @@ class EqualityTree {
     std::uint8_t dim = 0;       ///< 6 (body), 1 (rotor), rowCount (constraint)
     bool leaf = false;          ///< nothing is eliminated into it
     bool released = false;      ///< found pulling since the last build (listed once)
+    /// Eliminated as a pair with HingeElimination: kFusedBody (a body, with its parent hinge)
+    /// or kFusedHinge (the hinge, with its child body); 0 for the one-by-one LDL^T.
+    std::uint8_t fusion = 0;
     // The leading dim x dim (or dim x dim_parent) corners hold the numbers; the rest is unused.
     Mat6 coupling;  ///< A(i, parent)
     Mat6 inverseD;  ///< D_i^-1
@@ -102,9 +106,15 @@ class EqualityTree {
                  std::span<const SolverBodyMass> bodies,
                  std::span<const double> rotorInverseInertia);
 
+  static constexpr std::uint8_t kFusedBody = 1, kFusedHinge = 2;
+  /// Marks each body whose parent node is a hinge HingeElimination can take, with that hinge,
+  /// and reads the hinge's shape.
+  void pairHinges(std::span<const ConstraintRow> rows, std::span<const RowBlock> blocks);
+
   std::vector<Node> nodes_;
-  std::vector<int> order_;   ///< elimination order: children before parents
-  std::vector<int> blocks_;  ///< the direct blocks
+  std::vector<HingeElimination> hinges_;  ///< by the fused body's node index
+  std::vector<int> order_;                ///< elimination order: children before parents
+  std::vector<int> blocks_;               ///< the direct blocks
   std::vector<int> bodyNode_, rotorNode_, unionParent_;
   std::vector<std::vector<int>> adjacency_;
   std::vector<Mat6> diagonal_;
