@@ -391,6 +391,7 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
 void EqualityTree::pairHinges(std::span<const ConstraintRow> rows,
                               std::span<const RowBlock> blocks) {
   hinges_.resize(nodes_.size());
+  anyFused_ = false;
   for (Node& node : nodes_) node.fusion = 0;
   for (size_t i = 0; i < nodes_.size(); ++i) {
     Node& body = nodes_[i];
@@ -418,6 +419,7 @@ void EqualityTree::pairHinges(std::span<const ConstraintRow> rows,
     hinges_[i].read(hingeRows, hingeRows[0]->bodyB == body.index);
     body.fusion = kFusedBody;
     hinge.fusion = kFusedHinge;
+    anyFused_ = true;
   }
 }
 
@@ -530,12 +532,13 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
   return true;
 }
 
+template <bool Fused>
 void EqualityTree::substitute() {
   for (int i : order_) {  // forward: z = D^-1 y, pushing each child's share into its parent
     Node& node = nodes_[static_cast<size_t>(i)];
     const Vec6& y = y_[static_cast<size_t>(i)];
-    if (node.fusion == kFusedHinge) continue;
-    if (node.fusion == kFusedBody) {  // the pair, pushed into the parent
+    if (Fused && node.fusion == kFusedHinge) continue;
+    if (Fused && node.fusion == kFusedBody) {  // the pair, pushed into the parent
       const Node& hinge = nodes_[static_cast<size_t>(node.parent)];
       hinges_[static_cast<size_t>(i)].forward(y, y_[static_cast<size_t>(node.parent)],
                                               y_[static_cast<size_t>(hinge.parent)]);
@@ -555,8 +558,8 @@ void EqualityTree::substitute() {
   }
   for (auto it = order_.rbegin(); it != order_.rend(); ++it) {  // backward: x = z - D^-1 A x_p
     Node& node = nodes_[static_cast<size_t>(*it)];
-    if (node.parent < 0 || node.fusion == kFusedHinge) continue;
-    if (node.fusion == kFusedBody) {  // the pair again, with the parent's motion known
+    if (node.parent < 0 || (Fused && node.fusion == kFusedHinge)) continue;
+    if (Fused && node.fusion == kFusedBody) {  // the pair again, with the parent's motion known
       Node& hinge = nodes_[static_cast<size_t>(node.parent)];
       const HingeElimination& pair = hinges_[static_cast<size_t>(*it)];
       Vec6 yRows = y_[static_cast<size_t>(node.parent)];
@@ -570,6 +573,13 @@ void EqualityTree::substitute() {
               [&]<int P>() { backward<I, P>(node, parentZ); });
     });
   }
+}
+
+void EqualityTree::substitute() {
+  if (anyFused_)
+    substitute<true>();
+  else
+    substitute<false>();
 }
 
 void EqualityTree::applyVelocityChanges(std::span<SolverVelocity> bodies,

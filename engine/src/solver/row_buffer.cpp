@@ -178,6 +178,7 @@ void RowBuffer::prepareBlock(RowBlock& block) {
   if (block.count == 1) {
     const double k = coupling(rows[0], rows[0]) + rows[0].softness;
     block.inverseK = k > 1e-300 ? 1.0 / k : 0.0;  // a row no body can answer is inert
+    block.k = k > 1e-300 ? k : 0.0;
     return;
   }
   block.matrices = static_cast<int>(matrices_.size());

@@ -52,8 +52,7 @@ inline BlockChange solveRow(const RowBlock& block, ConstraintRow* rows, SolverVe
   const double dp = p - old;
   r.impulse = p;
   applyImpulse(r, dp, a, b, rotor);
-  // inverseK = 1 / K (0 for an inert row, which changes nothing).
-  return {std::abs(dp), block.inverseK > 0.0 ? std::abs(dp) / block.inverseK : 0.0};
+  return {std::abs(dp), std::abs(dp) * block.k};
 }
 
 /// Radius of a block's NormBall bound at the current impulses.

@@ -114,6 +114,7 @@ struct RowBlock {
   double boundCoefficient = 0.0;  ///< times the accumulated impulse of `boundRow` (e.g. mu)
   int boundRow = -1;              ///< row whose impulse scales the bound, or -1
   double inverseK = 0.0;          ///< single-row blocks: 1 / (J M^-1 J^T + softness)
+  double k = 0.0;                 ///< single-row blocks: J M^-1 J^T + softness
   int matrices = -1;              ///< multi-row blocks: index into RowBuffer::matrices()
   int activeSets = -1;            ///< Limited blocks of an iterated buffer: index into activeSets()
   bool direct = false;            ///< solved exactly with the other blocks of the EqualityTree

@@ -91,6 +91,8 @@ class EqualityTree {
   static void backward(Node& node, const Vec6& parentZ);
   /// Forward and back substitution: each node's z from the right sides in y_.
   void substitute();
+  template <bool Fused>
+  void substitute();  ///< Fused: some pairs go through HingeElimination
   /// Adds the body and rotor nodes' solution (their velocity changes) to the velocities.
   void applyVelocityChanges(std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds) const;
   static void writeLayout(std::span<const ConstraintRow> rows, std::span<const RowBlock> blocks,
@@ -113,8 +115,9 @@ class EqualityTree {
 
   std::vector<Node> nodes_;
   std::vector<HingeElimination> hinges_;  ///< by the fused body's node index
-  std::vector<int> order_;                ///< elimination order: children before parents
-  std::vector<int> blocks_;               ///< the direct blocks
+  bool anyFused_ = false;
+  std::vector<int> order_;   ///< elimination order: children before parents
+  std::vector<int> blocks_;  ///< the direct blocks
   std::vector<int> bodyNode_, rotorNode_, unionParent_;
   std::vector<std::vector<int>> adjacency_;
   std::vector<Mat6> diagonal_;
