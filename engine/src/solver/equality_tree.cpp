@@ -398,7 +398,7 @@ void EqualityTree::pairHinges(std::span<const ConstraintRow> rows,
     if (body.kind != NodeKind::Body || body.parent < 0) continue;
     Node& hinge = nodes_[static_cast<size_t>(body.parent)];
     if (hinge.kind != NodeKind::Constraint || hinge.rowCount != 5 || hinge.oneSided != 0 ||
-        hinge.ridge || hinge.leaf || hinge.ends[2] >= 0 || hinge.parent < 0 ||
+        hinge.ridge || hinge.ends[2] >= 0 || hinge.parent < 0 ||
         nodes_[static_cast<size_t>(hinge.parent)].kind != NodeKind::Body)
       continue;
     // The node's rows: one Hinge block, or (the position pass) its two parts, in order.
@@ -434,12 +434,12 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
   for (size_t i = 0; i < n; ++i) {
     Node& node = nodes_[i];
     node.released = false;
-    if (node.fusion == kFusedHinge || (node.fusion == kFusedBody && node.leaf))
-      continue;  // HingeElimination needs neither their pivots nor their couplings
+    if (node.fusion == kFusedHinge) continue;  // HingeElimination needs none of its numbers
     Mat6& d = diagonal_[i];
     if (node.kind == NodeKind::Body) {
       const SolverBodyMass& m = bodies[static_cast<size_t>(node.index)];
-      if (node.leaf) {  // nothing is eliminated into it: D^-1 = M^-1 as it is
+      // Nothing eliminated into it: D^-1 = M^-1 as it is (a paired body needs D = M itself).
+      if (node.leaf && node.fusion != kFusedBody) {
         node.inverseD.setZero();
         node.inverseD.topLeftCorner<3, 3>().diagonal().setConstant(m.inverseMass);
         node.inverseD.bottomRightCorner<3, 3>() = m.inverseInertia;
@@ -494,34 +494,23 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
   for (int i : order_) {
     Node& node = nodes_[static_cast<size_t>(i)];
     if (node.fusion == kFusedHinge) continue;  // eliminated with its child
+    bool regular;                              // the pivot is not singular
     if (node.fusion == kFusedBody) {
-      Mat6 childPivot;
-      if (node.leaf) {  // nothing was added to it: its mass matrix
-        const SolverBodyMass& m = bodies[static_cast<size_t>(node.index)];
-        childPivot.setZero();
-        childPivot.topLeftCorner<3, 3>().diagonal().setConstant(1.0 / m.inverseMass);
-        childPivot.bottomRightCorner<3, 3>() = m.inverseInertia.inverse();
-      } else {
-        childPivot = diagonal_[static_cast<size_t>(i)];
-      }
-      const int parent = nodes_[static_cast<size_t>(node.parent)].parent;
-      if (!hinges_[static_cast<size_t>(i)].eliminate(childPivot,
-                                                     diagonal_[static_cast<size_t>(parent)])) {
-        for (int b : blocks_) blocks[static_cast<size_t>(b)].direct = false;
-        blocks_.clear();
-        return false;
-      }
-      continue;
+      const int grandparent = nodes_[static_cast<size_t>(node.parent)].parent;
+      regular = hinges_[static_cast<size_t>(i)].eliminate(
+          diagonal_[static_cast<size_t>(i)], diagonal_[static_cast<size_t>(grandparent)]);
+    } else {
+      const double sign = node.kind == NodeKind::Constraint ? -1.0 : 1.0;
+      const bool knownInverse = node.kind == NodeKind::Body && node.leaf;
+      regular = knownInverse || invertDefinite(diagonal_[static_cast<size_t>(i)], node.dim, sign,
+                                               node.ridge, node.inverseD);
     }
-    const double sign = node.kind == NodeKind::Constraint ? -1.0 : 1.0;
-    const bool knownInverse = node.kind == NodeKind::Body && node.leaf;
-    if (!knownInverse && !invertDefinite(diagonal_[static_cast<size_t>(i)], node.dim, sign,
-                                         node.ridge, node.inverseD)) {
+    if (!regular) {
       for (int b : blocks_) blocks[static_cast<size_t>(b)].direct = false;
       blocks_.clear();
       return false;
     }
-    if (node.parent < 0) continue;
+    if (node.parent < 0 || node.fusion == kFusedBody) continue;
     Mat6& parentD = diagonal_[static_cast<size_t>(node.parent)];
     withDim(node.dim, [&]<int I>() {
       withDim(nodes_[static_cast<size_t>(node.parent)].dim,
