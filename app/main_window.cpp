@@ -373,10 +373,11 @@ void MainWindow::updateStatus() {
           .arg(snapshot_.speed)
           .arg(realTimeFactor_ > 0.0 ? QString::number(realTimeFactor_, 'f', 2) : QString("-"))
           .arg(state));
-  statusPhysics_->setText(QString("physics %1 ms/frame  iterations %2  contacts %3")
+  statusPhysics_->setText(QString("physics %1 ms/frame  iterations %2  contacts %3  asleep %4")
                               .arg(1000.0 * snapshot_.physicsSecondsPerFrame, 0, 'f', 2)
                               .arg(snapshot_.iterations)
-                              .arg(snapshot_.contactCount));
+                              .arg(snapshot_.contactCount)
+                              .arg(snapshot_.sleepingBodies));
   statusFrame_->setText(QString("frame %1 ms (render %2 ms)  late frames %3")
                             .arg(1000.0 * lastFrameSeconds_, 0, 'f', 0)
                             .arg(1000.0 * viewport_->lastPaintSeconds(), 0, 'f', 1)

@@ -27,6 +27,7 @@ struct Snapshot {
   // Cost of the physics (status bar).
   int iterations = 0;                   ///< velocity iterations of the last step
   int contactCount = 0;                 ///< contact points of the last step
+  int sleepingBodies = 0;               ///< bodies asleep (SleepSettings)
   double physicsSecondsPerFrame = 0.0;  ///< wall time of the last frame's steps (s)
   long long lateSteps = 0;  ///< steps dropped because the thread fell behind the wall clock
   bool paused = false;

@@ -250,6 +250,7 @@ void SimulationThread::publish() {
   const StepStatistics& st = world.statistics();
   s.iterations = st.velocityIterations;
   s.contactCount = st.contacts;
+  s.sleepingBodies = st.sleepingBodies;
   for (double seconds : frameStepSeconds_) s.physicsSecondsPerFrame += seconds;
   s.lateSteps = lateSteps_;
   {

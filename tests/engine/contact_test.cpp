@@ -73,6 +73,7 @@ class ContactOnFloor : public ::testing::TestWithParam<bool> {};  // plane, or m
 
 TEST_P(ContactOnFloor, BoxAtRestSettlesWithoutJitterOrCreep) {
   World world;
+  world.settings().sleep.enabled = false;  // the solver holding it at rest is under test
   addFloor(world, GetParam());
   const BodyId box = addBox(world, "box", Vec3(0.3, -0.2, 0.25), Vec3(0.5, 0.4, 0.5), 10.0);
   for (int i = 0; i < 100; ++i) ASSERT_TRUE(world.step(kDt).ok);
@@ -150,6 +151,7 @@ TEST_P(ContactOnFloor, TenBoxStackStandsForAMinute) {
   // BENCH-SCENES stack10: 10 cubes of 0.5 m and 10 kg, exactly touching, friction 0.8. Bullet
   // lets its top box creep 28 cm in 10 s, ODE 7-26 cm (tools/bench/peers).
   World world;
+  world.settings().sleep.enabled = false;  // the solver holding it at rest is under test
   addFloor(world, GetParam());
   BodyId top = 0;
   for (int i = 0; i < 10; ++i)
@@ -181,6 +183,7 @@ TEST(Contact, HeavyBoxOnLightBoxesIsCarriedExactly) {
   // so each manifold joins the exact tree solve, which carries the weight (statics: the floor's
   // impulse per step is the total weight times dt, 1004 g dt), and the stack stays put.
   World world;
+  world.settings().sleep.enabled = false;  // the solver holding it at rest is under test
   addFloor(world, false);
   double totalMass = 0.0;
   BodyId top = 0;
@@ -254,6 +257,7 @@ TEST(Contact, SpinningFrictionStopsABallSpinningOnThePointItTouches) {
 
 TEST(Contact, TwentyBoxPyramidStandsForAMinute) {
   World world;
+  world.settings().sleep.enabled = false;  // the solver holding it at rest is under test
   addFloor(world, false);
   std::vector<BodyId> boxes;
   std::vector<Vec3> start;

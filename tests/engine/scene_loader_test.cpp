@@ -93,6 +93,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"<scene>\n<include file='/dev/zero'/>\n</scene>",
                  "bad.xml:2: cannot include '/dev/zero': not a regular file"},
         BadScene{"<scene>\n<frobnicate/>\n</scene>", "bad.xml:2: unknown element <frobnicate>"},
+        BadScene{"<scene>\n<world sleep='maybe'/>\n</scene>",
+                 "bad.xml:2: attribute 'sleep' must be true or false"},
+        BadScene{"<scene>\n<world sleep_time='0'/>\n</scene>",
+                 "bad.xml:2: sleep_time must be > 0 (s)"},
         BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/><joint name='h' "
                  "type='revolute' axis='0 0 1'/></body>\n<sensor type='sonar' name='s' "
                  "body='b'/>\n</scene>",
@@ -293,6 +297,23 @@ TEST(SceneLoader, MissingFileIsAClearError) {
     EXPECT_NE(std::string(e.what()).find("/no/such/scene.xml:0: cannot open the file"),
               std::string::npos);
   }
+}
+
+}  // namespace
+}  // namespace impetus
+
+namespace impetus {
+namespace {
+
+TEST(SceneLoader, WorldSleepAttributesSetTheSleepSettings) {
+  const std::string box = "<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>";
+  const LoadedScene on =
+      loadSceneText("<scene><world sleep_time='2'/>" + box + "</scene>", "on.xml");
+  EXPECT_TRUE(on.world->settings().sleep.enabled);  // the default
+  EXPECT_EQ(on.world->settings().sleep.timeToSleep, 2.0);
+  const LoadedScene off =
+      loadSceneText("<scene><world sleep='false'/>" + box + "</scene>", "off.xml");
+  EXPECT_FALSE(off.world->settings().sleep.enabled);
 }
 
 }  // namespace

@@ -170,8 +170,16 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     const auto* a = static_cast<const btCollisionObject*>(pair.m_pProxy0->m_clientObject);
     const auto* b = static_cast<const btCollisionObject*>(pair.m_pProxy1->m_clientObject);
     if (!dispatcher.needsCollision(a, b)) return;
+    if (w.frozen(a->getUserIndex(), b->getUserIndex())) return;
     if (!w.collidePrimitivePair(a, b))
       btCollisionDispatcher::defaultNearCallback(pair, dispatcher, info);
+  }
+
+  /// Neither body moves and one sleeps: the pair keeps last step's points as they are.
+  bool frozen(BodyId a, BodyId b) const {
+    const RigidBody& ba = currentBodies[static_cast<size_t>(a)];
+    const RigidBody& bb = currentBodies[static_cast<size_t>(b)];
+    return (ba.sleeping || bb.sleeping) && !ba.isActive() && !bb.isActive();
   }
 
   static ManifoldKey manifoldOf(const ContactPoint& c) {
@@ -442,11 +450,12 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
     // Last step's points that are still valid at the new poses keep their impulses; a pair that
     // was switched off since loses its points.
     const bool enabled = !w.disabledPairs.count(pairKey(key.bodyA, key.bodyB));
+    const bool frozen = w.frozen(key.bodyA, key.bodyB);
     for (; j < previous.size() && previousKey() == key; ++j) {
       ContactPoint c = previous[size_t(w.previousOrder[j])];
       if (enabled && count < kManifoldCapacity &&
-          refreshContactPoint(c, bodies[size_t(c.bodyA)], bodies[size_t(c.bodyB)],
-                              Impl::kContactMargin))
+          (frozen || refreshContactPoint(c, bodies[size_t(c.bodyA)], bodies[size_t(c.bodyB)],
+                                         Impl::kContactMargin)))
         group[size_t(count++)] = c;
     }
     // New points replace the kept point they coincide with (taking over its impulses: the warm

@@ -74,6 +74,8 @@ Joint& World::addJoint(std::unique_ptr<Joint> joint) {
 }
 
 void World::registerJoint(std::unique_ptr<Joint> joint) {
+  wake(joint->parent());  // a new link: both islands become one
+  wake(joint->child());
   collision_->setPairEnabled(joint->parent(), joint->child(), false);
   joints_.push_back(std::move(joint));
 }
@@ -105,6 +107,8 @@ void World::addShape(BodyId body, const ShapeDesc& shape) {
 }
 
 void World::setCollision(BodyId a, BodyId b, bool enabled) {
+  wake(a);  // a support taken away, or a new contact to find
+  wake(b);
   collision_->setPairEnabled(a, b, enabled);
 }
 
@@ -210,7 +214,12 @@ Joint* World::findJoint(const std::string& name) {
 }
 
 void World::updateDerived() {
-  for (RigidBody& b : bodies_) b.updateDerived();
+  for (RigidBody& b : bodies_) {
+    b.updateDerived();
+    b.sleeping = false;
+    b.restTime = 0.0;
+  }
+  sleepingCount_ = 0;
 }
 
 Sensor& World::addSensor(std::unique_ptr<Sensor> sensor) {
@@ -269,12 +278,16 @@ StepStatus World::substep(double dt) {
   const auto t0 = Clock::now();
   lastDt_ = dt;
 
+  wakeDisturbedIslands();
   integrateVelocities(dt);
   const auto tc = Clock::now();
   if (!collision_->empty()) {
     contacts_.swap(previousContacts_);  // last step's points warm-start this step's
     collision_->detect(bodies_, materials_, previousContacts_, contacts_);
+    wakeTouchedIslands();
     orderContactsFromTheGround();
+  } else {
+    awakeContactCount_ = contacts_.size();
   }
   const auto t1 = Clock::now();
 
@@ -295,7 +308,8 @@ StepStatus World::substep(double dt) {
                            std::chrono::duration<double>(solver.timeBudget));
   const SolveResult velocityResult = solveBlocks(rows_, velocities_, rotorSpeeds_, stop);
   applyRestitution();
-  for (auto& j : joints_) j->storeImpulses(rows_, bodies_, dt);
+  for (auto& j : joints_)
+    if (!jointAsleep(*j)) j->storeImpulses(rows_, bodies_, dt);
   storeContactImpulses();
   storeTrackMotorImpulses(dt);
   const auto t3 = Clock::now();
@@ -316,6 +330,7 @@ StepStatus World::substep(double dt) {
     b.torque.setZero();
   }
   time_ += dt;
+  updateSleep(dt);
   const auto t5 = Clock::now();
 
   statistics_.rows = rows_.rowCount();
@@ -324,6 +339,7 @@ StepStatus World::substep(double dt) {
   statistics_.converged = velocityResult.converged;
   statistics_.outOfTime = velocityResult.outOfTime;
   statistics_.contacts = static_cast<int>(contacts_.size());
+  statistics_.sleepingBodies = sleepingCount_;
   statistics_.integrateVelocitySeconds = seconds(t0, tc);
   statistics_.collideSeconds = seconds(tc, t1);
   statistics_.prepareSeconds = seconds(t1, t2);
@@ -345,6 +361,13 @@ void World::integrateVelocities(double dt) {
   for (size_t i = 0; i < n; ++i) {
     RigidBody& b = bodies_[i];
     Mat3 inverseInertia = b.inverseInertiaWorld;
+    if (b.sleeping) {  // immovable to the solver until something wakes it
+      masses_[i] = {};
+      velocities_[i] = {};
+      angularBeforeSolve_[i].setZero();
+      midpointRotation_[i] = b.rotation;
+      continue;
+    }
     if (b.isDynamic()) {
       // Seed 002 eq. 11-12: v += dt (g + f/m); L += dt tau; w = I^-1 L. The inertia is taken at
       // the step's MIDPOINT orientation (fixed point of q_mid = exp(w dt/2) q, w = I(q_mid)^-1 L):
@@ -398,6 +421,7 @@ void World::prepareRows(double dt, bool positionPhase) {
   rows_.setDirectEqualities(settings_.solver.directJoints);
   const JointBuildContext ctx = buildContext(dt, positionPhase);
   for (auto& j : joints_) {
+    if (jointAsleep(*j)) continue;
     if (positionPhase)
       j->buildPositionRows(ctx, rows_);
     else
@@ -413,7 +437,7 @@ void World::prepareRows(double dt, bool positionPhase) {
 void World::integratePositions(double dt, std::span<const SolverVelocity> velocities) {
   for (size_t i = 0; i < bodies_.size(); ++i) {
     RigidBody& b = bodies_[i];
-    if (b.type == BodyType::Static) continue;
+    if (b.type == BodyType::Static || b.sleeping) continue;
     if (b.isDynamic()) {
       b.linearVelocity = velocities[i].linear;
       // The impulses changed L by I_mid dw; adding the change (not L = I w) keeps L of a body no
@@ -434,7 +458,7 @@ size_t World::manifoldEnd(size_t first) const {
   // A manifold: consecutive points of the same body pair, at most 4 (detection keeps them
   // together).
   size_t last = first + 1;
-  while (last < contacts_.size() && last - first < 4 &&
+  while (last < awakeContactCount_ && last - first < 4 &&
          contacts_[last].bodyA == contacts_[first].bodyA &&
          contacts_[last].bodyB == contacts_[first].bodyB)
     ++last;
@@ -456,7 +480,7 @@ void World::orderContactsFromTheGround() {
     }
   for (size_t head = 0; head < levelQueue_.size(); ++head) {
     const int body = levelQueue_[head];
-    for (const ContactPoint& c : contacts_) {
+    for (const ContactPoint& c : awakeContacts()) {
       const int other = c.bodyA == body ? c.bodyB : c.bodyB == body ? c.bodyA : -1;
       if (other < 0 || bodyLevel_[static_cast<size_t>(other)] >= 0) continue;
       bodyLevel_[static_cast<size_t>(other)] = bodyLevel_[static_cast<size_t>(body)] + 1;
@@ -470,14 +494,18 @@ void World::orderContactsFromTheGround() {
   };
   // Stable by (level, detection index): a manifold's points share their level and stay together.
   // std::sort on reused keys and a reused scratch vector: no allocation per step.
+  // Only the awake contacts are ordered; the sleeping ones stay behind them.
   contactOrder_.clear();
-  for (size_t i = 0; i < contacts_.size(); ++i)
+  for (size_t i = 0; i < awakeContactCount_; ++i)
     contactOrder_.emplace_back(level(contacts_[i]), static_cast<int>(i));
   std::sort(contactOrder_.begin(), contactOrder_.end());
   contactScratch_.clear();
   for (const auto& [lvl, index] : contactOrder_)
     contactScratch_.push_back(contacts_[static_cast<size_t>(index)]);
-  contacts_.swap(contactScratch_);
+  if (awakeContactCount_ == contacts_.size())
+    contacts_.swap(contactScratch_);
+  else
+    std::copy(contactScratch_.begin(), contactScratch_.end(), contacts_.begin());
 }
 
 void World::addContactRows(double dt) {
@@ -502,7 +530,7 @@ void World::addContactRows(double dt) {
     rows_.row(index).angularA = -d;
     rows_.row(index).angularB = d;
   };
-  for (size_t first = 0; first < contacts_.size();) {
+  for (size_t first = 0; first < awakeContactCount_;) {
     const size_t last = manifoldEnd(first);
     for (size_t k = first; k < last; ++k) {
       ContactPoint& c = contacts_[k];
@@ -573,7 +601,7 @@ void World::applyRestitution() {
   // Seed 002 eq. 19: an impact (closing faster than the threshold, and actually pushed) leaves at
   // -e times its approach speed; one pass over those normal rows after the main solve.
   restitutionBlocks_.clear();
-  for (const ContactPoint& c : contacts_) {
+  for (const ContactPoint& c : awakeContacts()) {
     if (c.restitution <= 0.0 || c.approachSpeed > -settings_.restitutionThreshold) continue;
     ConstraintRow& row = rows_.row(c.normalRow);
     if (row.impulse <= 0.0) continue;
@@ -581,8 +609,8 @@ void World::applyRestitution() {
     if (restitutionBlocks_.empty() || restitutionBlocks_.back() != c.normalBlock)
       restitutionBlocks_.push_back(c.normalBlock);
   }
-  for (ContactPoint& c : contacts_) c.bounceShift = 0.0;
-  for (ContactPoint& c : contacts_)
+  for (ContactPoint& c : awakeContacts()) c.bounceShift = 0.0;
+  for (ContactPoint& c : awakeContacts())
     if (c.restitution > 0.0 && c.approachSpeed <= -settings_.restitutionThreshold &&
         c.separation > 0.0 && rows_.row(c.normalRow).impulse > 0.0)
       c.bounceShift = -(1.0 + c.restitution) * c.separation;
@@ -591,8 +619,7 @@ void World::applyRestitution() {
 }
 
 void World::storeContactImpulses() {
-  if (contacts_.empty()) return;
-  for (ContactPoint& c : contacts_) {
+  for (ContactPoint& c : awakeContacts()) {
     c.normalImpulse = rows_.row(c.normalRow).impulse;
     if (c.frictionRow >= 0) {
       c.tangentImpulse1 = rows_.row(c.frictionRow).impulse;

@@ -57,7 +57,7 @@ void World::solvePositions(double dt) {
   // rows, solves them and moves its two bodies (robust far from the solution, but slow along a
   // chain: the error travels one joint a sweep).
   const SolverSettings& solver = settings_.solver;
-  if (solver.positionIterations <= 0 || (joints_.empty() && contacts_.empty())) return;
+  if (solver.positionIterations <= 0 || (joints_.empty() && awakeContactCount_ == 0)) return;
   pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
   pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
   const JointBuildContext ctx = buildContext(dt, true);
@@ -100,6 +100,7 @@ void World::solvePositions(double dt) {
     double largest = 0.0;        // the largest position error met in this sweep (unit: m or rad)
     double largestChange = 0.0;  // and the largest pseudo-impulse change it made
     for (auto& j : joints_) {
+      if (jointAsleep(*j)) continue;
       positionRows_.clear();
       j->buildPositionRows(sweepContext, positionRows_);
       const double error = largestPositionError(positionRows_, dt);
@@ -130,7 +131,8 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   if (measured >= 0.0 && measured <= jointTolerance()) return JointProjection::Converged;
   jointPositionRows_.clear();
   jointPositionRows_.setDirectEqualities(true);
-  for (auto& j : joints_) j->buildPositionRows(ctx, jointPositionRows_);
+  for (auto& j : joints_)
+    if (!jointAsleep(*j)) j->buildPositionRows(ctx, jointPositionRows_);
   // Equality rows and limits (a violated stop joins its joint's tree node, the others are swept
   // so that the step does not push a joint through its stop); anything else is swept joint by
   // joint.
@@ -159,6 +161,7 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
 double World::measuredJointError(const JointBuildContext& ctx) const {
   double largest = 0.0;
   for (const auto& j : joints_) {
+    if (jointAsleep(*j)) continue;
     const double error = j->positionError(ctx);
     if (error < 0.0) return error;
     largest = std::max(largest, error);
@@ -214,7 +217,7 @@ void World::preProjectJoints(double dt) {
 double World::correctContactPositions(int iteration, const JointBuildContext& ctx, double dt,
                                       double& largestChange) {
   double largest = 0.0;
-  for (size_t first = 0; first < contacts_.size();) {
+  for (size_t first = 0; first < awakeContactCount_;) {
     const size_t last = manifoldEnd(first);
     positionRows_.clear();
     const double penetration =
@@ -229,7 +232,7 @@ double World::correctContactPositions(int iteration, const JointBuildContext& ct
 }
 
 void World::refreshSolverMass(size_t body) {
-  masses_[body] = {bodies_[body].inverseMass, bodies_[body].inverseInertiaWorld};
+  masses_[body] = solverMass(bodies_[body]);
 }
 
 bool World::needsPositionCorrection(double contactError) const {

@@ -99,6 +99,11 @@ void World::saveState(StateWriter& out) const {
   out.tag(stateTag("SENS"));
   out.put(static_cast<std::uint64_t>(sensors_.size()));
   for (const auto& s : sensors_) s->saveState(out);
+  out.tag(stateTag("SLEP"));  // after the sections of format 1: older states load as all awake
+  for (const RigidBody& b : bodies_) {
+    out.put(b.sleeping);
+    out.put(b.restTime);
+  }
 }
 
 void World::loadState(StateReader& in) {
@@ -143,6 +148,18 @@ void World::loadState(StateReader& in) {
   in.expect(stateTag("SENS"), "sensors");
   StateReader::requireSame(in.get<std::uint64_t>(), sensors_.size(), "sensors");
   for (auto& s : sensors_) s->loadState(in);
+  const bool hasSleep = in.accept(stateTag("SLEP"));
+  sleepingCount_ = 0;
+  for (RigidBody& b : bodies_) {
+    b.sleeping = hasSleep ? in.get<bool>() : false;
+    b.restTime = hasSleep ? in.get<double>() : 0.0;
+    if (b.sleeping && !b.isDynamic())
+      throw StateError("state: a sleeping body that is not dynamic");
+    sleepingCount_ += b.sleeping ? 1 : 0;
+  }
+  awakeContactCount_ = 0;  // the next detection sorts the contacts again
+  for (const ContactPoint& c : contacts_)
+    if (!body(c.bodyA).sleeping && !body(c.bodyB).sleeping) ++awakeContactCount_;
   failed_ = false;
   failure_.clear();
   if (!checkFinite()) throw StateError("state: " + failure_);

@@ -213,8 +213,8 @@ class Loader {
   }
 
   void readWorld(const XMLElement* e) {
-    allow(e,
-          {"gravity", "step", "frame", "velocity_iterations", "position_iterations", "substeps"});
+    allow(e, {"gravity", "step", "frame", "velocity_iterations", "position_iterations", "substeps",
+              "sleep", "sleep_time"});
     WorldSettings& s = out_.world->settings();
     s.gravity = vec3(e, "gravity", s.gravity);
     out_.step = number(e, "step", 0.01);
@@ -227,6 +227,9 @@ class Loader {
     s.solver.substeps = static_cast<int>(number(e, "substeps", s.solver.substeps));
     if (s.solver.velocityIterations < 1 || s.solver.positionIterations < 0 || s.solver.substeps < 1)
       fail(e, "iteration counts must be >= 1 (position >= 0), substeps >= 1");
+    s.sleep.enabled = flag(e, "sleep", s.sleep.enabled);
+    s.sleep.timeToSleep = number(e, "sleep_time", s.sleep.timeToSleep);
+    if (!(s.sleep.timeToSleep > 0.0)) fail(e, "sleep_time must be > 0 (s)");
   }
 
   Material materialFrom(const XMLElement* e, Material m) const {

@@ -1,7 +1,8 @@
 // Bullet 3.24 (float, as Debian's default build) in the side-by-side benchmark: rigid bodies with
 // btHingeConstraint / btPoint2PointConstraint and the sequential-impulse solver, 10 iterations.
-// Sleeping is off (no engine in the comparison sleeps); friction sqrt(mu) per body so that
-// Bullet's product rule gives mu per pair.
+// Sleeping off, or Bullet's default deactivation (its sleeping: 2 s below 0.8 m/s and 1 rad/s)
+// for the table's sleeping rows; friction sqrt(mu) per body so that Bullet's product rule gives
+// mu per pair.
 #include <btBulletDynamicsCommon.h>
 
 #include <cmath>
@@ -14,11 +15,16 @@ namespace {
 
 class BulletPeer final : public PeerEngine {
  public:
+  explicit BulletPeer(bool sleep) : sleep_(sleep) {}
   ~BulletPeer() override { release(); }
-  std::string label() const override { return "Bullet 3.24 SI"; }
+  std::string label() const override {
+    return sleep_ ? "Bullet 3.24 SI, deactivation" : "Bullet 3.24 SI";
+  }
   std::string settings() const override {
-    return "float, btSequentialImpulseConstraintSolver, 10 iterations, ERP 0.2, split impulse "
-           "(default), no sleeping, dbvt broadphase";
+    return std::string(
+               "float, btSequentialImpulseConstraintSolver, 10 iterations, ERP 0.2, split "
+               "impulse (default), ") +
+           (sleep_ ? "default deactivation" : "no sleeping") + ", dbvt broadphase";
   }
   void build(const BenchScene& scene) override {
     release();
@@ -48,7 +54,7 @@ class BulletPeer final : public PeerEngine {
       info.m_friction = friction;
       bodies_.push_back(std::make_unique<btRigidBody>(info));
       btRigidBody* body = bodies_.back().get();
-      body->setActivationState(DISABLE_DEACTIVATION);
+      if (!sleep_) body->setActivationState(DISABLE_DEACTIVATION);
       if (scene.collisions)
         world_->addRigidBody(body);
       else
@@ -134,12 +140,17 @@ class BulletPeer final : public PeerEngine {
   std::vector<std::unique_ptr<btRigidBody>> bodies_;
   std::vector<std::unique_ptr<btTypedConstraint>> constraints_;
   std::vector<btRigidBody*> sceneBodies_;
+  bool sleep_;
 };
 
 }  // namespace
 
 std::unique_ptr<PeerEngine> makeBulletPeer() {
-  return std::make_unique<BulletPeer>();
+  return std::make_unique<BulletPeer>(false);
+}
+
+std::unique_ptr<PeerEngine> makeBulletDeactivationPeer() {
+  return std::make_unique<BulletPeer>(true);
 }
 
 }  // namespace peers

@@ -1,4 +1,5 @@
-// Impetus in the side-by-side benchmark: default WorldSettings (the engine as users get it).
+// Impetus in the side-by-side benchmark: default WorldSettings (the engine as users get it), and
+// the same with sleeping off (the solver's own speed, as in the peers that do not sleep).
 #include "impetus_scene.h"
 #include "peer_factories.h"
 
@@ -15,10 +16,17 @@ using impetus::World;
 
 class ImpetusPeer final : public PeerEngine {
  public:
-  std::string label() const override { return "Impetus"; }
+  explicit ImpetusPeer(bool sleep) : sleep_(sleep) {}
+  std::string label() const override { return sleep_ ? "Impetus" : "Impetus, no sleeping"; }
   std::string settings() const override {
     const impetus::SolverSettings s;
+    const impetus::SleepSettings sleep;
     std::ostringstream o;
+    if (sleep_)
+      o << "sleeping on (default: an island slower than " << sleep.linearTolerance << " m/s and "
+        << sleep.angularTolerance << " rad/s for " << sleep.timeToSleep << " s), ";
+    else
+      o << "sleeping off, ";
     o << "defaults: joints of a tree, their pushing limits and resting contacts solved exactly "
          "(EqualityTree), "
       << s.velocityIterations << " velocity iterations (stop at " << s.impulseTolerance
@@ -38,6 +46,7 @@ class ImpetusPeer final : public PeerEngine {
   }
   void build(const BenchScene& scene) override {
     world_ = std::make_unique<World>();
+    world_->settings().sleep.enabled = sleep_;
     dt_ = scene.dt;
     ids_ = addBenchScene(scene, *world_);
   }
@@ -53,6 +62,7 @@ class ImpetusPeer final : public PeerEngine {
   }
 
  private:
+  bool sleep_;
   std::unique_ptr<World> world_;
   std::vector<impetus::BodyId> ids_;
   double dt_ = 0.01;
@@ -112,7 +122,11 @@ std::vector<impetus::BodyId> addBenchScene(const BenchScene& scene, World& world
 }
 
 std::unique_ptr<PeerEngine> makeImpetusPeer() {
-  return std::make_unique<ImpetusPeer>();
+  return std::make_unique<ImpetusPeer>(true);
+}
+
+std::unique_ptr<PeerEngine> makeImpetusNoSleepPeer() {
+  return std::make_unique<ImpetusPeer>(false);
 }
 
 }  // namespace peers

@@ -1,5 +1,6 @@
 // ODE 0.16 in the side-by-side benchmark: dWorldQuickStep with 10 iterations, default ERP 0.2 and
-// CFM 1e-5, Coulomb friction (dContactApprox1: the pyramid scaled by the normal force).
+// CFM 1e-5, Coulomb friction (dContactApprox1: the pyramid scaled by the normal force); with
+// ODE's default no auto-disable, or with auto-disable on at its default thresholds (its sleeping).
 #include <ode/ode.h>
 
 #include <cmath>
@@ -11,15 +12,20 @@ namespace {
 
 class OdePeer final : public PeerEngine {
  public:
-  OdePeer() { dInitODE2(0); }
+  explicit OdePeer(bool autoDisable) : autoDisable_(autoDisable) { dInitODE2(0); }
   ~OdePeer() override {
     release();
     dCloseODE();
   }
-  std::string label() const override { return "ODE 0.16 QuickStep"; }
+  std::string label() const override {
+    return autoDisable_ ? "ODE 0.16 QuickStep, auto-disable" : "ODE 0.16 QuickStep";
+  }
   std::string settings() const override {
-    return "dWorldQuickStep, 10 iterations, ERP 0.2, CFM 1e-5, SOR 1.3, contacts dContactApprox1 "
-           "(up to 8 per pair), hash space";
+    return std::string(
+               "dWorldQuickStep, 10 iterations, ERP 0.2, CFM 1e-5, SOR 1.3, contacts "
+               "dContactApprox1 (up to 8 per pair), hash space, ") +
+           (autoDisable_ ? "auto-disable on (defaults: 0.01 m/s, 0.01 rad/s for 10 steps)"
+                         : "no auto-disable (default)");
   }
   void build(const BenchScene& scene) override {
     release();
@@ -27,6 +33,7 @@ class OdePeer final : public PeerEngine {
     world_ = dWorldCreate();
     dWorldSetGravity(world_, 0, 0, scene.gravity);
     dWorldSetQuickStepNumIterations(world_, 10);
+    dWorldSetAutoDisableFlag(world_, autoDisable_ ? 1 : 0);
     space_ = dHashSpaceCreate(nullptr);
     contacts_ = dJointGroupCreate(0);
     if (scene.ground) dCreatePlane(space_, 0, 0, 1, 0);
@@ -127,6 +134,7 @@ class OdePeer final : public PeerEngine {
     bodies_.clear();
   }
 
+  bool autoDisable_;
   const BenchScene* scene_ = nullptr;
   dWorldID world_ = nullptr;
   dSpaceID space_ = nullptr;
@@ -137,7 +145,11 @@ class OdePeer final : public PeerEngine {
 }  // namespace
 
 std::unique_ptr<PeerEngine> makeOdePeer() {
-  return std::make_unique<OdePeer>();
+  return std::make_unique<OdePeer>(false);
+}
+
+std::unique_ptr<PeerEngine> makeOdeAutoDisablePeer() {
+  return std::make_unique<OdePeer>(true);
 }
 
 }  // namespace peers

@@ -8,8 +8,9 @@
 int main(int argc, char** argv) {
   try {
     peers::PeerOptions options = peers::parseOptions(argc, argv);
-    const auto results =
-        peers::runAll({&peers::makeBulletPeer, &peers::makeBulletMultiBodyPeer}, options);
+    const auto results = peers::runAll({&peers::makeBulletPeer, &peers::makeBulletDeactivationPeer,
+                                        &peers::makeBulletMultiBodyPeer},
+                                       options);
     if (!options.rowsOnly) std::cout << peers::markdownTable(results);
     return 0;
   } catch (const std::exception& e) {

@@ -58,8 +58,10 @@ int main(int argc, char** argv) {
   try {
     const peers::PeerOptions options = peers::parseOptions(argc, argv);
     std::cerr << "peer_bench: " << options.runs << " timed runs per engine and scene\n";
-    std::vector<peers::PeerResult> results = peers::runAll(
-        {&peers::makeImpetusPeer, &peers::makeMujocoPeer, &peers::makeOdePeer}, options);
+    std::vector<peers::PeerResult> results =
+        peers::runAll({&peers::makeImpetusPeer, &peers::makeImpetusNoSleepPeer,
+                       &peers::makeMujocoPeer, &peers::makeOdePeer, &peers::makeOdeAutoDisablePeer},
+                      options);
     const std::vector<peers::PeerResult> bullet = runBulletCompanion(argc, argv);
     std::vector<peers::PeerResult> ordered;
     const std::vector<peers::PeerResult>* lists[] = {&results, &bullet};

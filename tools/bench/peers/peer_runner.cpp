@@ -118,12 +118,21 @@ std::string notes(const Quality& q) {
 
 }  // namespace
 
+bool sleepingVariant(const std::string& engine) {
+  return engine == "Impetus" || engine.find("auto-disable") != std::string::npos ||
+         engine.find("deactivation") != std::string::npos;
+}
+
 std::string markdownTable(const std::vector<PeerResult>& results) {
-  std::map<std::string, double> impetusRate;
+  // Engines that sleep are compared with Impetus sleeping (its default), the others with Impetus
+  // not sleeping: the solver against the solver.
+  std::map<std::pair<std::string, bool>, double> impetusRate;
   for (const PeerResult& r : results)
-    if (!r.skipped && r.engine.rfind("Impetus", 0) == 0) impetusRate[r.scene] = r.stepsPerSecond;
+    if (!r.skipped && r.engine.rfind("Impetus", 0) == 0)
+      impetusRate[{r.scene, sleepingVariant(r.engine)}] = r.stepsPerSecond;
   std::ostringstream s;
-  s << "| scene | engine | steps/s | Impetus speed / this | peak anchor gap | peak hinge-axis "
+  s << "| scene | engine | steps/s | Impetus speed / this (sleeping alike) | peak anchor gap | "
+       "peak hinge-axis "
        "error | limit overshoot | E(10 s)/E0 | peak E/E0 | top box drift | notes |\n"
     << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const PeerResult& r : results) {
@@ -133,7 +142,7 @@ std::string markdownTable(const std::vector<PeerResult>& results) {
       continue;
     }
     const Quality& q = r.quality;
-    const auto it = impetusRate.find(r.scene);
+    const auto it = impetusRate.find({r.scene, sleepingVariant(r.engine)});
     s << rate(r.stepsPerSecond) << " | "
       << (it != impetusRate.end() ? fixed(it->second / r.stepsPerSecond, 2) + "x" : "-") << " | "
       << length(q.peakAnchorGap) << " | " << fixed(q.peakAxisError, 3) << " rad | "

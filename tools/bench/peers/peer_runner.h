@@ -26,8 +26,12 @@ std::string toLine(const PeerResult& r);
 /// Parses a toLine() line; false when it is not one.
 bool fromLine(const std::string& line, PeerResult& r);
 
+/// Whether a row's engine runs with its sleeping on (Impetus's default, ODE's auto-disable,
+/// Bullet's deactivation), judged by its label.
+bool sleepingVariant(const std::string& engine);
 /// Markdown table of all results, grouped by scene, with each engine's speed as a ratio of
-/// Impetus's (Impetus / engine: > 1 means Impetus is faster).
+/// Impetus's (Impetus / engine: > 1 means Impetus is faster), sleeping engines against Impetus
+/// sleeping and the others against Impetus with sleeping off.
 std::string markdownTable(const std::vector<PeerResult>& results);
 
 /// Common command line: --runs N, --scenes a,b, --engines x,y (substring of the label).

@@ -41,6 +41,11 @@ struct RigidBody {
   Vec3 angularMomentum = Vec3::Zero();  ///< about the COM, world (unit: kg m^2/s); stepped state
   Vec3 force = Vec3::Zero();            ///< external force accumulator, cleared each step (unit: N)
   Vec3 torque = Vec3::Zero();  ///< external torque about COM, cleared each step (unit: N m)
+  /// Part of a resting island the world put to sleep (WorldSettings::sleep): not integrated, not
+  /// solved, its contacts with other resting bodies kept as they were. World::wake ends it, and so
+  /// does a force or torque applied to it or an active body touching it.
+  bool sleeping = false;
+  double restTime = 0.0;  ///< how long the body has moved below the sleep tolerances (unit: s)
 
   // Derived from the state by updateDerived(); valid after every step.
   double inverseMass = 0.0;                 ///< (unit: 1/kg); 0 unless dynamic
@@ -50,6 +55,13 @@ struct RigidBody {
   Vec3 angularVelocity = Vec3::Zero();      ///< I_world^-1 L (dynamic) or prescribed (kinematic)
 
   bool isDynamic() const { return type == BodyType::Dynamic; }
+  /// Moves this step: an awake dynamic body, or a kinematic one with a velocity (sleeping bodies
+  /// touched by an active one wake up).
+  bool isActive() const {
+    if (type == BodyType::Dynamic) return !sleeping;
+    return type == BodyType::Kinematic &&
+           (linearVelocity != Vec3::Zero() || angularVelocity != Vec3::Zero());
+  }
   /// Recomputes rotation, world inverse inertia and (dynamic bodies) angular velocity from L.
   void updateDerived();
   /// Velocity of a world point rigidly attached to the body (unit: m/s).

@@ -11,7 +11,8 @@ struct StepStatistics {
   bool converged = false;             ///< velocity iterations stopped by the tolerance
   bool outOfTime = false;             ///< velocity iterations stopped by the time budget
   // Stage timings (unit: s), in step order.
-  int contacts = 0;  ///< contact points this step
+  int contacts = 0;        ///< contact points this step
+  int sleepingBodies = 0;  ///< bodies asleep after the step (WorldSettings::sleep)
   double integrateVelocitySeconds = 0.0;
   double collideSeconds = 0.0;
   double prepareSeconds = 0.0;

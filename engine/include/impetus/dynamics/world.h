@@ -22,7 +22,9 @@
 #include "impetus/contact/contact_point.h"
 #include "impetus/contact/material.h"
 #include "impetus/contact/shape.h"
+#include "impetus/dynamics/body_islands.h"
 #include "impetus/dynamics/rigid_body.h"
+#include "impetus/dynamics/sleep_settings.h"
 #include "impetus/dynamics/step_statistics.h"
 #include "impetus/joints/joint.h"
 #include "impetus/sensors/sensor.h"
@@ -43,6 +45,7 @@ struct WorldSettings {
   /// Share of a contact's penetration the position pass removes per step: full correction lifts a
   /// sliding block's rear off the ground and it rocks (contacts are one-sided, joints are not).
   double contactCorrectionFactor = 0.5;
+  SleepSettings sleep;
 };
 
 class CollisionWorld;
@@ -128,8 +131,13 @@ class World {
   BodyId findBody(const std::string& name) const;  ///< -1 if absent
   Joint* findJoint(const std::string& name);       ///< nullptr if absent
 
-  /// Re-derives rotation/inertia/angular velocity after bodies were edited by hand.
+  /// Re-derives rotation/inertia/angular velocity after bodies were edited by hand, and wakes
+  /// every body (a pose edit is not seen otherwise).
   void updateDerived();
+  /// Wakes the island of `body` (every body linked to it by joints and contacts); no-op when it
+  /// is awake. Forces, torques and velocities put on a sleeping body wake it at the next step.
+  void wake(BodyId body);
+  int sleepingBodyCount() const { return sleepingCount_; }
 
   WorldSettings& settings() { return settings_; }
   const WorldSettings& settings() const { return settings_; }
@@ -206,6 +214,25 @@ class World {
   void solvePositions(double dt);
   bool checkFinite();
 
+  // Sleep (world_sleep.cpp; SleepSettings).
+  /// Start of a step: wakes islands with a force, torque or velocity put on a sleeping body, or
+  /// jointed to a moving kinematic body (and everything when sleep was switched off).
+  void wakeDisturbedIslands();
+  /// After detection: wakes islands an active body touches, then puts the contacts that still
+  /// touch a sleeping body after the others (awakeContactCount_).
+  void wakeTouchedIslands();
+  /// Wakes every island holding a body marked in wakeMarks_ (and clears the marks); bodies woken
+  /// mid-step get their solver mass and zero velocity.
+  void wakeMarkedIslands();
+  /// End of a step: rest timers, and islands at rest long enough go to sleep.
+  void updateSleep(double dt);
+  /// Neither body moves: both sleeping, or one sleeping and one static or kinematic.
+  bool jointAsleep(const Joint& joint) const;
+  /// The contacts the solver sees: those not touching a sleeping body (at the front).
+  std::span<ContactPoint> awakeContacts() { return {contacts_.data(), awakeContactCount_}; }
+  /// What the solver sees of a body: sleeping ones are immovable.
+  SolverBodyMass solverMass(const RigidBody& body) const;
+
   WorldSettings settings_;
   std::vector<RigidBody> bodies_;
   std::vector<std::unique_ptr<Joint>> joints_;
@@ -227,6 +254,11 @@ class World {
   std::unique_ptr<CollisionWorld> collision_;
   MaterialTable materials_;
   std::vector<ContactPoint> contacts_;
+  size_t awakeContactCount_ = 0;  ///< contacts_[0, this) involve no sleeping body
+  int sleepingCount_ = 0;
+  BodyIslands islands_;
+  std::vector<char> wakeMarks_;    ///< per body (scratch of wakeMarkedIslands)
+  std::vector<char> islandReady_;  ///< per island root (scratch of updateSleep)
   std::vector<int> restitutionBlocks_;
   std::vector<int> bodyLevel_;
   std::vector<int> levelQueue_;

@@ -86,6 +86,16 @@ class StateReader {
     if (get<std::uint32_t>() != fourCharacters)
       throw StateError(std::string("state: ") + what + " section missing or out of place");
   }
+  /// Consumes an optional section marker: true when the next four bytes are it, else reads
+  /// nothing (sections added later, absent from older recordings).
+  bool accept(std::uint32_t fourCharacters) {
+    std::uint32_t next = 0;
+    if (remaining() < sizeof(next)) return false;
+    std::memcpy(&next, bytes_.data() + offset_, sizeof(next));
+    if (next != fourCharacters) return false;
+    offset_ += sizeof(next);
+    return true;
+  }
   /// Throws unless `recorded` == `actual` (counts of bodies, joints, ... of the world).
   static void requireSame(std::uint64_t recorded, std::uint64_t actual, const char* what) {
     if (recorded != actual)
