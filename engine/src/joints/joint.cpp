@@ -47,10 +47,17 @@ Joint::Joint(std::string name, BodyId parent, BodyId child, JointFrame inParent,
   frameMatrixInChild_ = inChild_.orientation.toRotationMatrix();
 }
 
-JointPose Joint::pose(std::span<const RigidBody> bodies) const {
+const JointPose& Joint::pose(std::span<const RigidBody> bodies) const {
   const RigidBody& a = bodies[static_cast<size_t>(parent_)];
   const RigidBody& b = bodies[static_cast<size_t>(child_)];
-  JointPose p;
+  PoseKey& key = cachedPoseKey_;
+  if (poseCached_ && key.positionA == a.position && key.positionB == b.position &&
+      key.orientationA.coeffs() == a.orientation.coeffs() &&
+      key.orientationB.coeffs() == b.orientation.coeffs())
+    return cachedPose_;
+  key = {a.position, b.position, a.orientation, b.orientation};
+  poseCached_ = true;
+  JointPose& p = cachedPose_;
   p.armA = a.rotation * inParent_.anchor;
   p.armB = b.rotation * inChild_.anchor;
   p.anchorA = a.position + p.armA;
@@ -64,7 +71,7 @@ JointPose Joint::pose(std::span<const RigidBody> bodies) const {
 
 void Joint::buildVelocityRows(const JointBuildContext& ctx, RowBuffer& rows, bool warmStart) {
   firstRow_ = rows.rowCount();
-  const JointPose p = pose(ctx.bodies);
+  const JointPose& p = pose(ctx.bodies);
   addVelocityRows(ctx, p, rows);
   addDriveRows(ctx, p, rows);
   rowCount_ = rows.rowCount() - firstRow_;
@@ -74,7 +81,7 @@ void Joint::buildVelocityRows(const JointBuildContext& ctx, RowBuffer& rows, boo
 }
 
 void Joint::buildPositionRows(const JointBuildContext& ctx, RowBuffer& rows) {
-  const JointPose p = pose(ctx.bodies);
+  const JointPose& p = pose(ctx.bodies);
   addPositionRows(ctx, p, rows);
   addDrivePositionRows(ctx, p, rows);
 }
@@ -103,7 +110,7 @@ void Joint::addDrive(DcMotor& motor, double ratio, bool primary) {
 }
 
 double Joint::loadInertia(std::span<const RigidBody> bodies) const {
-  const JointPose p = pose(bodies);
+  const JointPose& p = pose(bodies);
   const Vec3 axis = p.frameA.col(0);
   // Each side's inertia about the joint axis through the anchor (or its mass for sliding);
   // the two sides in series.
@@ -223,13 +230,13 @@ double Joint::continuousCoordinate(const JointPose& pose) const {
 }
 
 void Joint::updateCoordinates(std::span<const RigidBody> bodies) {
-  const JointPose p = pose(bodies);
+  const JointPose& p = pose(bodies);
   position_ = continuousCoordinate(p);
   rate_ = measureRate(p, bodies[static_cast<size_t>(parent_)], bodies[static_cast<size_t>(child_)]);
 }
 
 double Joint::anchorSeparation(std::span<const RigidBody> bodies) const {
-  const JointPose p = pose(bodies);
+  const JointPose& p = pose(bodies);
   Vec3 d = p.anchorB - p.anchorA;
   // Sliding joints may separate along their axis; only the rest is an error.
   if (type() == JointType::Prismatic || type() == JointType::Cylindrical)
@@ -238,7 +245,7 @@ double Joint::anchorSeparation(std::span<const RigidBody> bodies) const {
 }
 
 double Joint::axisMisalignment(std::span<const RigidBody> bodies) const {
-  const JointPose p = pose(bodies);
+  const JointPose& p = pose(bodies);
   const double c = std::clamp(p.frameA.col(0).dot(p.frameB.col(0)), -1.0, 1.0);
   return std::acos(c);
 }

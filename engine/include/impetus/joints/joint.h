@@ -122,7 +122,10 @@ class Joint {
   /// Updates the cached coordinate and rate after a step (unwrapping revolute angles).
   void updateCoordinates(std::span<const RigidBody> bodies);
 
-  JointPose pose(std::span<const RigidBody> bodies) const;
+  /// The joint's frames at the bodies' current poses. Kept until either body moves: a step asks
+  /// for them some four times (rows, error measure, coordinates, the next step's rows) at two or
+  /// three distinct poses. The reference is valid until the next call.
+  const JointPose& pose(std::span<const RigidBody> bodies) const;
 
   /// Primary coordinate: angle (rad) or displacement (m) along the joint axis; 0 for spherical.
   double position() const { return position_; }
@@ -205,6 +208,14 @@ class Joint {
   double limitForce_ = 0.0;
   double driveForce_ = 0.0;
   int limitRowOffset_ = -1;  ///< offset of the lower limit row in this joint's rows, or -1
+  /// pose()'s cache and the body poses it was computed at.
+  struct PoseKey {
+    Vec3 positionA, positionB;
+    Quat orientationA, orientationB;
+  };
+  mutable JointPose cachedPose_;
+  mutable PoseKey cachedPoseKey_;
+  mutable bool poseCached_ = false;
 };
 
 }  // namespace impetus
