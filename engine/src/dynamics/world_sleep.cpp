@@ -24,6 +24,21 @@ bool World::jointAsleep(const Joint& joint) const {
   return (a.sleeping || b.sleeping) && !movable(a) && !movable(b);
 }
 
+void World::buildIslands(std::span<const ContactPoint> contacts) {
+  islands_.reset(bodies_.size());
+  for (const auto& j : joints_)
+    if (body(j->parent()).isDynamic() && body(j->child()).isDynamic())
+      islands_.join(j->parent(), j->child());
+  for (const ContactPoint& c : contacts)
+    if (body(c.bodyA).isDynamic() && body(c.bodyB).isDynamic()) islands_.join(c.bodyA, c.bodyB);
+}
+
+bool World::markSleeperMovedBy(BodyId sleeper, BodyId other) {
+  if (!body(sleeper).sleeping || !body(other).isActive()) return false;
+  wakeMarks_[static_cast<size_t>(sleeper)] = 1;
+  return true;
+}
+
 void World::wake(BodyId body) {
   if (body < 0 || body >= bodyCount() || !bodies_[static_cast<size_t>(body)].sleeping) return;
   wakeMarks_.assign(bodies_.size(), 0);
@@ -44,10 +59,8 @@ void World::wakeDisturbedIslands() {
     if (disturbed) wakeMarks_[i] = 1, any = true;
   }
   for (const auto& j : joints_) {
-    const RigidBody& a = bodies_[static_cast<size_t>(j->parent())];
-    const RigidBody& b = bodies_[static_cast<size_t>(j->child())];
-    if (a.sleeping && b.isActive()) wakeMarks_[static_cast<size_t>(j->parent())] = 1, any = true;
-    if (b.sleeping && a.isActive()) wakeMarks_[static_cast<size_t>(j->child())] = 1, any = true;
+    any = markSleeperMovedBy(j->parent(), j->child()) || any;
+    any = markSleeperMovedBy(j->child(), j->parent()) || any;
   }
   if (any) wakeMarkedIslands();
 }
@@ -57,10 +70,8 @@ void World::wakeTouchedIslands() {
     wakeMarks_.assign(bodies_.size(), 0);
     bool any = false;
     for (const ContactPoint& c : contacts_) {
-      const RigidBody& a = bodies_[static_cast<size_t>(c.bodyA)];
-      const RigidBody& b = bodies_[static_cast<size_t>(c.bodyB)];
-      if (a.sleeping && b.isActive()) wakeMarks_[static_cast<size_t>(c.bodyA)] = 1, any = true;
-      if (b.sleeping && a.isActive()) wakeMarks_[static_cast<size_t>(c.bodyB)] = 1, any = true;
+      any = markSleeperMovedBy(c.bodyA, c.bodyB) || any;
+      any = markSleeperMovedBy(c.bodyB, c.bodyA) || any;
     }
     if (any) wakeMarkedIslands();
   }
@@ -82,14 +93,7 @@ void World::wakeTouchedIslands() {
 }
 
 void World::wakeMarkedIslands() {
-  // The islands as they are now: every joint, and every contact (sleeping ones included) between
-  // two dynamic bodies.
-  islands_.reset(bodies_.size());
-  for (const auto& j : joints_)
-    if (body(j->parent()).isDynamic() && body(j->child()).isDynamic())
-      islands_.join(j->parent(), j->child());
-  for (const ContactPoint& c : contacts_)
-    if (body(c.bodyA).isDynamic() && body(c.bodyB).isDynamic()) islands_.join(c.bodyA, c.bodyB);
+  buildIslands(contacts_);  // sleeping contacts included: they hold a sleeping island together
   for (size_t i = 0; i < bodies_.size(); ++i)
     if (wakeMarks_[i]) wakeMarks_[static_cast<size_t>(islands_.root(static_cast<BodyId>(i)))] = 1;
   const bool midStep = masses_.size() == bodies_.size();
@@ -127,12 +131,7 @@ void World::updateSleep(double dt) {
   if (!anyRested) return;  // the common case while things move: no island bookkeeping
 
   const size_t n = bodies_.size();
-  islands_.reset(n);
-  for (const auto& j : joints_)
-    if (body(j->parent()).isDynamic() && body(j->child()).isDynamic())
-      islands_.join(j->parent(), j->child());
-  for (const ContactPoint& c : awakeContacts())
-    if (body(c.bodyA).isDynamic() && body(c.bodyB).isDynamic()) islands_.join(c.bodyA, c.bodyB);
+  buildIslands(awakeContacts());
   const auto rootOf = [&](BodyId b) { return static_cast<size_t>(islands_.root(b)); };
   islandReady_.assign(n, 1);
   for (size_t i = 0; i < n; ++i)

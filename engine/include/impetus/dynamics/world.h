@@ -221,6 +221,11 @@ class World {
   /// After detection: wakes islands an active body touches, then puts the contacts that still
   /// touch a sleeping body after the others (awakeContactCount_).
   void wakeTouchedIslands();
+  /// islands_ from every joint and the given contacts between two dynamic bodies.
+  void buildIslands(std::span<const ContactPoint> contacts);
+  /// Marks `sleeper` in wakeMarks_ when it sleeps and `other` moves (an active body); returns
+  /// whether it did.
+  bool markSleeperMovedBy(BodyId sleeper, BodyId other);
   /// Wakes every island holding a body marked in wakeMarks_ (and clears the marks); bodies woken
   /// mid-step get their solver mass and zero velocity.
   void wakeMarkedIslands();
