@@ -375,13 +375,14 @@ void World::integrateVelocities(double dt) {
       // and drives even a major-axis spin away from its axis. The solver uses the same inertia.
       b.linearVelocity += dt * (settings_.gravity + b.inverseMass * b.force);
       b.angularMomentum += dt * b.torque;
-      Vec3 w = b.inverseInertiaWorld * b.angularMomentum;
-      Mat3 rotation = b.rotation;
-      for (int k = 0; k < 2; ++k) {
-        rotation = (rotationFromVector(0.5 * dt * w) * b.orientation).toRotationMatrix();
-        inverseInertia = rotation * b.inverseInertiaBody * rotation.transpose();
-        w = inverseInertia * b.angularMomentum;
-      }
+      // Two fixed-point passes; the first needs only w = R I^-1 R^T L, not the tensor.
+      const Vec3 w0 = b.inverseInertiaWorld * b.angularMomentum;
+      Mat3 rotation = (rotationFromVector(0.5 * dt * w0) * b.orientation).toRotationMatrix();
+      const Vec3 w1 =
+          rotation * (b.inverseInertiaBody * (rotation.transpose() * b.angularMomentum));
+      rotation = (rotationFromVector(0.5 * dt * w1) * b.orientation).toRotationMatrix();
+      inverseInertia = b.inverseInertiaAt(rotation);
+      const Vec3 w = inverseInertia * b.angularMomentum;
       b.angularVelocity = w;
       midpointRotation_[i] = rotation;
     }
@@ -435,10 +436,22 @@ void World::prepareRows(double dt, bool positionPhase) {
 }
 
 void World::integratePositions(double dt, std::span<const SolverVelocity> velocities) {
+  const double preProjection = preProjectionStep_;
+  preProjectionStep_ = 0.0;
   for (size_t i = 0; i < bodies_.size(); ++i) {
     RigidBody& b = bodies_[i];
     if (b.type == BodyType::Static || b.sleeping) continue;
     if (b.isDynamic()) {
+      if (preProjection > 0.0) {
+        // The pre-projection's move, before the step's own (as moveBody would have made it).
+        const SolverVelocity& move = preProjectionMoves_[i];
+        b.position += preProjection * move.linear;
+        if (move.angular != Vec3::Zero()) {
+          const Quat turn = rotationFromVector(preProjection * move.angular);
+          b.orientation = turn * b.orientation;
+          b.angularMomentum = turn * b.angularMomentum;
+        }
+      }
       b.linearVelocity = velocities[i].linear;
       // The impulses changed L by I_mid dw; adding the change (not L = I w) keeps L of a body no
       // row touched bit-exact, so free-body momentum is conserved to rounding.

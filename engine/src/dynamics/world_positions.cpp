@@ -169,19 +169,27 @@ double World::measuredJointError(const JointBuildContext& ctx) const {
   return largest;
 }
 
-void World::applyPseudoVelocities(double dt) {
+double World::pseudoVelocityStep(double dt) const {
   double largestTurn = 0.0;
   for (const SolverVelocity& p : pseudoVelocities_)
     largestTurn = std::max(largestTurn, dt * p.angular.norm());
-  const double scale = largestTurn > kMaxNewtonTurn ? kMaxNewtonTurn / largestTurn : 1.0;
+  return largestTurn > kMaxNewtonTurn ? dt * kMaxNewtonTurn / largestTurn : dt;
+}
+
+void World::applyPseudoVelocities(double dt) {
+  const double step = pseudoVelocityStep(dt);
   for (size_t i = 0; i < bodies_.size(); ++i) {
     SolverVelocity& p = pseudoVelocities_[i];
     if (bodies_[i].isDynamic() && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero()))
-      moveBody(bodies_[i], scale * dt * p.linear, scale * dt * p.angular);
+      moveBody(bodies_[i], step * p.linear, step * p.angular);
     p = SolverVelocity{};
   }
+  applyPseudoRotorSpeeds(step);
+}
+
+void World::applyPseudoRotorSpeeds(double step) {
   for (size_t slot = 1; slot < pseudoRotorSpeeds_.size(); ++slot) {
-    rotorAngles_[slot] += scale * dt * pseudoRotorSpeeds_[slot];
+    rotorAngles_[slot] += step * pseudoRotorSpeeds_[slot];
     pseudoRotorSpeeds_[slot] = 0.0;
   }
 }
@@ -211,7 +219,10 @@ void World::preProjectJoints(double dt) {
   pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
   pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
   tree->project(rows_.rows(), pseudoVelocities_, pseudoRotorSpeeds_);
-  applyPseudoVelocities(dt);
+  // The bodies move with the step's own motion (integratePositions); the rotors now.
+  preProjectionStep_ = pseudoVelocityStep(dt);
+  applyPseudoRotorSpeeds(preProjectionStep_);
+  preProjectionMoves_.swap(pseudoVelocities_);
 }
 
 double World::correctContactPositions(int iteration, const JointBuildContext& ctx, double dt,

@@ -48,8 +48,11 @@ struct RigidBody {
   double restTime = 0.0;  ///< how long the body has moved below the sleep tolerances (unit: s)
 
   // Derived from the state by updateDerived(); valid after every step.
-  double inverseMass = 0.0;                 ///< (unit: 1/kg); 0 unless dynamic
-  Mat3 inverseInertiaBody = Mat3::Zero();   ///< 0 unless dynamic
+  double inverseMass = 0.0;                ///< (unit: 1/kg); 0 unless dynamic
+  Mat3 inverseInertiaBody = Mat3::Zero();  ///< 0 unless dynamic
+  /// inertiaBody is diagonal (the body frame is a principal frame, as in most scenes): world
+  /// tensors then take rotatedDiagonal's six-entry path.
+  bool principalInertia = false;
   Mat3 rotation = Mat3::Identity();         ///< orientation as a matrix
   Mat3 inverseInertiaWorld = Mat3::Zero();  ///< R I^-1 R^T
   Vec3 angularVelocity = Vec3::Zero();      ///< I_world^-1 L (dynamic) or prescribed (kinematic)
@@ -61,6 +64,11 @@ struct RigidBody {
     if (type == BodyType::Dynamic) return !sleeping;
     return type == BodyType::Kinematic &&
            (linearVelocity != Vec3::Zero() || angularVelocity != Vec3::Zero());
+  }
+  /// The world inverse inertia R I_body^-1 R^T at orientation `r` (unit: 1/(kg m^2)).
+  Mat3 inverseInertiaAt(const Mat3& r) const {
+    return principalInertia ? rotatedDiagonal(r, inverseInertiaBody.diagonal())
+                            : Mat3(r * inverseInertiaBody * r.transpose());
   }
   /// Recomputes rotation, world inverse inertia and (dynamic bodies) angular velocity from L.
   void updateDerived();

@@ -201,6 +201,11 @@ class World {
   /// Moves the bodies and rotors by dt times their pseudo-velocities (scaled down as a whole when
   /// a body would turn by more than the linearisation holds) and zeroes them.
   void applyPseudoVelocities(double dt);
+  /// The factor applyPseudoVelocities moves by: dt, scaled down as a whole when a body would turn
+  /// by more than the linearisation holds (unit: s).
+  double pseudoVelocityStep(double dt) const;
+  /// Moves the rotors by `step` (s) times their pseudo-velocities and zeroes them.
+  void applyPseudoRotorSpeeds(double step);
   /// The largest joint error the position pass may leave for the next step (unit: m or rad).
   double jointTolerance() const;
   /// The largest position error of the joints' rows, measured without building them (m or rad;
@@ -284,6 +289,11 @@ class World {
   std::vector<SolverBodyMass> masses_;
   std::vector<SolverVelocity> velocities_;
   std::vector<SolverVelocity> pseudoVelocities_;
+  /// The pre-projection's pseudo-velocities, applied by integratePositions times
+  /// preProjectionStep_ (unit: s) together with the step's own motion: one pose update a step
+  /// instead of two (nothing between the two reads the poses but the joints' reaction read-out).
+  std::vector<SolverVelocity> preProjectionMoves_;
+  double preProjectionStep_ = 0.0;
   /// This step's velocity rows put every joint equality in their tree: preProjectJoints removes
   /// what the position pass leaves, so that pass may defer errors (jointTolerance()).
   bool jointsPreProjected_ = false;

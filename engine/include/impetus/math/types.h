@@ -47,6 +47,21 @@ inline Quat rotationFromVector(const Vec3& theta) {
   return Quat(Eigen::AngleAxisd(angle, theta / angle));
 }
 
+/// R diag(d) R^T: a tensor given by its principal values `d` along the columns of rotation `r`,
+/// in the world frame. Only the six distinct entries are computed (27 products where the general
+/// R S R^T takes 54), and the result is exactly symmetric.
+inline Mat3 rotatedDiagonal(const Mat3& r, const Vec3& d) {
+  const Mat3 rd = r * d.asDiagonal();
+  Mat3 out;
+  out(0, 0) = rd.row(0).dot(r.row(0));
+  out(1, 1) = rd.row(1).dot(r.row(1));
+  out(2, 2) = rd.row(2).dot(r.row(2));
+  out(0, 1) = out(1, 0) = rd.row(0).dot(r.row(1));
+  out(0, 2) = out(2, 0) = rd.row(0).dot(r.row(2));
+  out(1, 2) = out(2, 1) = rd.row(1).dot(r.row(2));
+  return out;
+}
+
 /// Roll, pitch, yaw (x, y, z Tait-Bryan angles, rad) of an orientation: probes and the IMU.
 inline Vec3 rollPitchYaw(const Quat& q) {
   const Mat3 r = q.toRotationMatrix();
