@@ -160,6 +160,8 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   }
   released_.clear();
   if (released_.capacity() < blocks.size()) released_.reserve(blocks.size());
+  scratchVelocities_.assign(bodies.size(), SolverVelocity{});
+  scratchRotorSpeeds_.assign(rotorInverseInertia.size(), 0.0);
   if (!structureReady_) return false;
   if (!factorise(rows, blocks, bodies, rotorInverseInertia)) {
     layout_.clear();  // choose afresh next time
@@ -642,6 +644,58 @@ void EqualityTree::project(std::span<const ConstraintRow> rows,
   }
   substitute();
   applyVelocityChanges(pseudoVelocities, pseudoRotorSpeeds);
+}
+
+void EqualityTree::responseThroughTree(const ConstraintRow& row,
+                                       std::span<const ConstraintRow> rows, TreeResponse& out) {
+  // The row's unit impulse moves its bodies by u = M^-1 J^T (its responses); the tree's rows
+  // answer with the impulses that cancel what u does to them (a solve whose residuals are J u).
+  std::span<SolverVelocity> u = scratchVelocities_;
+  std::span<double> rotors = scratchRotorSpeeds_;
+  const auto push = [&](const ConstraintRow& r, double dp) {
+    applyImpulse(r, dp, u[static_cast<size_t>(r.bodyA)], u[static_cast<size_t>(r.bodyB)],
+                 rotors[static_cast<size_t>(r.rotor)]);
+    rotors[0] = 0.0;  // the "no rotor" slot stays still
+  };
+  push(row, 1.0);
+  const size_t n = nodes_.size();
+  for (size_t i = 0; i < n; ++i) {
+    Vec6& y = y_[i];
+    y.setZero();
+    if (nodes_[i].kind != NodeKind::Constraint) continue;
+    for (int k = 0; k < nodes_[i].rowCount; ++k) {
+      const ConstraintRow& r = rows[static_cast<size_t>(nodes_[i].rows[k])];
+      y(k) = rowVelocity(r, u[static_cast<size_t>(r.bodyA)], u[static_cast<size_t>(r.bodyB)],
+                         rotors[static_cast<size_t>(r.rotor)]);
+    }
+  }
+  substitute();
+  out.treeImpulses.clear();
+  for (const Node& node : nodes_) {
+    if (node.kind != NodeKind::Constraint) continue;
+    for (int k = 0; k < node.rowCount; ++k) {
+      const double dp = node.z(k);
+      if (dp == 0.0) continue;
+      push(rows[static_cast<size_t>(node.rows[k])], dp);
+      out.treeImpulses.emplace_back(node.rows[k], dp);
+    }
+  }
+  out.k = rowVelocity(row, u[static_cast<size_t>(row.bodyA)], u[static_cast<size_t>(row.bodyB)],
+                      rotors[static_cast<size_t>(row.rotor)]) +
+          row.softness;
+  // Collected sparsely (and the scratch zeroed again for the next row).
+  out.bodies.clear();
+  for (size_t i = 0; i < u.size(); ++i) {
+    if (u[i].linear == Vec3::Zero() && u[i].angular == Vec3::Zero()) continue;
+    out.bodies.emplace_back(static_cast<int>(i), u[i]);
+    u[i] = SolverVelocity{};
+  }
+  out.rotors.clear();
+  for (size_t i = 1; i < rotors.size(); ++i) {
+    if (rotors[i] == 0.0) continue;
+    out.rotors.emplace_back(static_cast<int>(i), rotors[i]);
+    rotors[i] = 0.0;
+  }
 }
 
 }  // namespace impetus

@@ -116,6 +116,34 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
     // matrices only if it leaves the tree or takes a restitution pass (prepared()).
     if (!block.direct || block.count == 1) prepareBlock(block);
   }
+  respondThroughTree();
+}
+
+namespace {
+/// Below this share of its own J M^-1 J^T left free by the tree, a lone row counts as redundant
+/// with the tree (RowBuffer::respondThroughTree).
+constexpr double kRedundantRowResponse = 0.05;
+}  // namespace
+
+void RowBuffer::respondThroughTree() {
+  // A lone equality row outside the tree (a repeater's gear closing a loop through it) swept
+  // alone moves its bodies against the tree, whose solve then undoes part of it: a geometric
+  // series over the iterations. Stepping the row together with the tree's answer (an exact
+  // minimisation along that direction) closes the loop in one pass.
+  treeResponseCount_ = 0;
+  for (RowBlock& block : blocks_) {
+    block.treeResponse = -1;
+    if (!treeActive_ || block.direct || block.count != 1 || block.kind != BlockKind::Equality)
+      continue;
+    if (treeResponseCount_ == treeResponses_.size()) treeResponses_.emplace_back();
+    TreeResponse& response = treeResponses_[treeResponseCount_];
+    tree_.responseThroughTree(rows_[static_cast<size_t>(block.first)], rows_, response);
+    // A row the tree (nearly) holds already - both jaws at their stops - is redundant with it:
+    // stepped through the tree, its rounding-level residual would ask for huge impulses. Such a
+    // row keeps its own mass (the tree then undoes what it does, as before).
+    if (!(response.k > kRedundantRowResponse * block.k)) continue;
+    block.treeResponse = static_cast<int>(treeResponseCount_++);
+  }
 }
 
 void RowBuffer::prepared(RowBlock& block) {
@@ -138,6 +166,7 @@ void RowBuffer::rebuildTree() {
   // A tree that failed to factorise left its joints to the sweep, which needs their matrices.
   for (RowBlock& block : blocks_)
     if (!block.direct) prepared(block);
+  respondThroughTree();  // to the tree as it is now
 }
 
 bool RowBuffer::pushesWithOneTarget(const RowBlock& block) const {

@@ -55,6 +55,25 @@ inline BlockChange solveRow(const RowBlock& block, ConstraintRow* rows, SolverVe
   return {std::abs(dp), std::abs(dp) * block.k};
 }
 
+/// One pass over a lone equality row swept around the tree, stepped together with the tree's
+/// answer to it (RowBuffer::respondThroughTree): its velocity equation then holds afterwards with
+/// the tree's rows as they were, an exact minimisation along that direction.
+inline BlockChange solveRowWithTree(const RowBlock& block, const TreeResponse& response,
+                                    ConstraintRow* rows, SolverVelocity* bodies, double* rotors) {
+  ConstraintRow& r = rows[block.first];
+  const double residual = rowVelocity(r, bodies[r.bodyA], bodies[r.bodyB], rotors[r.rotor]) +
+                          r.softness * r.impulse - r.target;
+  const double dp = -residual / response.k;
+  r.impulse += dp;
+  for (const auto& [body, dv] : response.bodies) {
+    bodies[body].linear += dp * dv.linear;
+    bodies[body].angular += dp * dv.angular;
+  }
+  for (const auto& [rotor, dw] : response.rotors) rotors[rotor] += dp * dw;
+  for (const auto& [row, impulse] : response.treeImpulses) rows[row].impulse += dp * impulse;
+  return {std::abs(dp), std::abs(dp) * response.k};
+}
+
 /// Radius of a block's NormBall bound at the current impulses.
 inline double ballRadius(const RowBlock& block, const ConstraintRow* rows) {
   double limit = block.normBound;
@@ -284,11 +303,14 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     // rather than a joint opening.
     BlockChange sweep;
     double equalityImpulse = 0.0;  // largest |dp| of a swept joint (a loop's, a lone joint's)
+    const TreeResponse* responses = buffer.treeResponses().data();
     for (const RowBlock& block : blocks) {
       if (block.direct) continue;
       const BlockChange change =
-          block.count == 1 ? solveRow(block, rows, v, rotors)
-                           : solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors);
+          block.count > 1 ? solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors)
+          : block.treeResponse >= 0
+              ? solveRowWithTree(block, responses[block.treeResponse], rows, v, rotors)
+              : solveRow(block, rows, v, rotors);
       sweep.include(change);
       if (block.kind == BlockKind::Equality || block.kind == BlockKind::Mixed)
         equalityImpulse = std::max(equalityImpulse, change.impulse);

@@ -117,7 +117,10 @@ struct RowBlock {
   double k = 0.0;                 ///< single-row blocks: J M^-1 J^T + softness
   int matrices = -1;              ///< multi-row blocks: index into RowBuffer::matrices()
   int activeSets = -1;            ///< Limited blocks of an iterated buffer: index into activeSets()
-  bool direct = false;            ///< solved exactly with the other blocks of the EqualityTree
+  /// Lone equality rows swept around an EqualityTree: index into RowBuffer::treeResponses()
+  /// (their step moves the tree with them), or -1.
+  int treeResponse = -1;
+  bool direct = false;  ///< solved exactly with the other blocks of the EqualityTree
   // A joint's limit (one one-sided row) or a contact manifold's normal rows may be solved in the
   // EqualityTree as equalities while they push: a stop then holds exactly against the whole
   // tree's inertia (a hand under a falling body), a stack's contacts carry its weight in one

@@ -21,11 +21,21 @@
 
 #include "impetus/solver/constraint_row.h"
 #include "impetus/solver/hinge_elimination.h"
+#include "impetus/solver/row_kernels.h"
 
 namespace impetus {
 
 struct SolverBodyMass;
-struct SolverVelocity;
+
+/// What one unit of impulse on a row outside an EqualityTree does once the tree's rows have
+/// answered it: the velocity changes of the bodies and rotors it reaches, the tree rows' impulses,
+/// and the row's own velocity change k (the tree's Schur complement, plus the row's softness).
+struct TreeResponse {
+  double k = 0.0;
+  std::vector<std::pair<int, SolverVelocity>> bodies;
+  std::vector<std::pair<int, double>> rotors;
+  std::vector<std::pair<int, double>> treeImpulses;  ///< (row index, impulse)
+};
 
 class EqualityTree {
  public:
@@ -49,6 +59,12 @@ class EqualityTree {
   /// built at. Impulses are untouched.
   void project(std::span<const ConstraintRow> rows, std::span<SolverVelocity> pseudoVelocities,
                std::span<double> pseudoRotorSpeeds);
+  /// The tree's answer to a unit impulse on `row`, a row outside it (see TreeResponse). A lone
+  /// row closing a loop through the tree (a repeater's gear) that steps with it is exact in one
+  /// pass, where its own mass lets the tree undo part of every pass. Impulses and velocities are
+  /// untouched; `out` keeps its capacity.
+  void responseThroughTree(const ConstraintRow& row, std::span<const ConstraintRow> rows,
+                           TreeResponse& out);
   /// Blocks of one-sided rows (limits, contacts) the last solves found pulling.
   std::span<const int> released() const { return released_; }
   void clearReleased() { released_.clear(); }
@@ -122,6 +138,8 @@ class EqualityTree {
   std::vector<std::vector<int>> adjacency_;
   std::vector<Mat6> diagonal_;
   std::vector<Vec6> y_;
+  std::vector<SolverVelocity> scratchVelocities_;  ///< responseThroughTree's, zero between calls
+  std::vector<double> scratchRotorSpeeds_;
   std::vector<int> queue_;
   std::vector<int> released_;
   std::vector<std::pair<int, int>> limitCandidates_;  ///< (limit block, its joint's node)

@@ -65,6 +65,8 @@ class RowBuffer {
   std::span<const RowBlock> blocks() const { return blocks_; }
   std::span<const BlockMatrices> matrices() const { return matrices_; }
   std::span<ActiveSetInverses> activeSets() { return activeSets_; }
+  /// By RowBlock::treeResponse: how a lone equality row outside the tree moves it.
+  std::span<const TreeResponse> treeResponses() const { return treeResponses_; }
   int rowCount() const { return static_cast<int>(rows_.size()); }
 
  private:
@@ -72,9 +74,14 @@ class RowBuffer {
   std::vector<RowBlock> blocks_;
   std::vector<BlockMatrices> matrices_;
   std::vector<ActiveSetInverses> activeSets_;
+  std::vector<TreeResponse> treeResponses_;  ///< entries keep their capacity between builds
+  size_t treeResponseCount_ = 0;
   /// Re-chooses and refactorises the tree after its limits changed.
   void rebuildTree();
   /// treeHoldsAll_ and treeHoldsEqualities_ from the blocks' direct flags.
+  /// Lone equality rows outside an active tree get its answer to their impulse
+  /// (EqualityTree::responseThroughTree): the sweep then steps them with it.
+  void respondThroughTree();
   void noteTreeCoverage();
   void prepareBlock(RowBlock& block);
   /// Every row pushes (impulse > 0), all asking the same normal speed (see the .cpp).
