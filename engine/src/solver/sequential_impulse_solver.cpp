@@ -315,21 +315,23 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
       if (block.kind == BlockKind::Equality || block.kind == BlockKind::Mixed)
         equalityImpulse = std::max(equalityImpulse, change.impulse);
     }
-    double largest = sweep.impulse;
-    if (tree) largest = std::max(largest, tree->solve(buffer.rows(), bodies, rotorSpeeds));
+    const double treeChange = tree ? tree->solve(buffer.rows(), bodies, rotorSpeeds) : 0.0;
+    const double largest = std::max(sweep.impulse, treeChange);
     result.iterations += 1;
     result.largestImpulseChange = largest;
     if (released()) continue;  // the tree changed: not converged yet
     // Impulses settled; or velocities settled while the swept joints' impulses did (swept
-    // joints, a loop's, converge slowly: small changes there do not mean a small error).
+    // joints, a loop's, converge slowly: small changes there do not mean a small error). The
+    // first sweep saw no tree solve yet: a still sweep there says nothing when the tree then
+    // moved (a motor starting a loop from rest: the loop's row was never asked).
     const double impulseTolerance = std::max(
         stop.tolerance, stop.relativeTolerance > 0.0
                             ? stop.relativeTolerance * largestAccumulatedImpulse(buffer.rows())
                             : 0.0);
-    const bool converged =
-        stop.useTolerance &&
-        (largest < impulseTolerance ||
-         (sweep.velocity < stop.velocityTolerance && equalityImpulse < impulseTolerance));
+    const bool converged = stop.useTolerance && (largest < impulseTolerance ||
+                                                 (sweep.velocity < stop.velocityTolerance &&
+                                                  equalityImpulse < impulseTolerance &&
+                                                  (it > 0 || treeChange < impulseTolerance)));
     // A limit or contact the sweep found pushing joins the tree: it then holds exactly. It gets
     // the iterations its arrival needs (at most the budget again, once).
     if ((converged || it + 1 == budget) && rebuilds < kMaxTreeRebuilds &&
