@@ -255,7 +255,8 @@ TEST(ImpetusPeer, RestingRagdollStopsIteratingOnceItsVelocitiesSettle) {
   // m/s; what is left is that over 1 - the iteration's contraction, ~0.9 at worst here: 1e-4
   // m/s, 1 um a step.) How much it saves depends on the pose it rests in, which rounding decides
   // (a chaotic landing): 5.6 or 15.7 iterations against 19.4 or 20, bodies parted 3.7-12 um in
-  // the builds so far.
+  // the builds so far; some poses settle on the impulses alone (2 against 2 in one ASan build),
+  // and there is nothing to save.
   const BenchScene s = ragdollScene();
   impetus::World worlds[2];
   std::vector<impetus::BodyId> ids;
@@ -273,8 +274,13 @@ TEST(ImpetusPeer, RestingRagdollStopsIteratingOnceItsVelocitiesSettle) {
     }
   }
   const double parted = largestSeparation(worlds[0], worlds[1], ids);
-  EXPECT_LT(iterations[0], iterations[1] - 2.0);
+  EXPECT_LE(iterations[0], iterations[1]);
+  if (iterations[1] > 8.0) EXPECT_LT(iterations[0], iterations[1] - 2.0);
   EXPECT_LT(parted, 5e-5);
+  std::printf(
+      "resting ragdoll: %.1f velocity iterations a step (%.1f on the impulses alone), "
+      "bodies parted %.1f um in 0.5 s\n",
+      iterations[0], iterations[1], 1e6 * parted);
 }
 
 }  // namespace
