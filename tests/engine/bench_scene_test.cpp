@@ -275,7 +275,9 @@ TEST(ImpetusPeer, RestingRagdollStopsIteratingOnceItsVelocitiesSettle) {
   }
   const double parted = largestSeparation(worlds[0], worlds[1], ids);
   EXPECT_LE(iterations[0], iterations[1]);
-  if (iterations[1] > 8.0) EXPECT_LT(iterations[0], iterations[1] - 2.0);
+  if (iterations[1] > 8.0) {
+    EXPECT_LT(iterations[0], iterations[1] - 2.0);
+  }
   EXPECT_LT(parted, 5e-5);
   std::printf(
       "resting ragdoll: %.1f velocity iterations a step (%.1f on the impulses alone), "
