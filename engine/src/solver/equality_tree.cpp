@@ -433,9 +433,12 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
   diagonal_.resize(n);
   y_.resize(n);
   pairHinges(rows, blocks);
+  bodySolutionExact_ = true;
   for (size_t i = 0; i < n; ++i) {
     Node& node = nodes_[i];
     node.released = false;
+    if (node.kind == NodeKind::Constraint && (node.oneSided != 0 || node.ridge || node.leaf))
+      bodySolutionExact_ = false;
     if (node.fusion == kFusedHinge) continue;  // HingeElimination needs none of its numbers
     Mat6& d = diagonal_[i];
     if (node.kind == NodeKind::Body) {
@@ -605,6 +608,19 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
   }
   substitute();
   double largest = 0.0;
+  if (bodySolutionExact_) {
+    // Joints only (a chain's, an arm's): nothing to clamp, and the bodies' unknowns are the
+    // velocity changes the impulses make, so they are applied as they are.
+    for (const Node& node : nodes_) {
+      if (node.kind != NodeKind::Constraint) continue;
+      for (int k = 0; k < node.rowCount; ++k) {
+        rows[static_cast<size_t>(node.rows[k])].impulse += node.z(k);
+        largest = std::max(largest, std::abs(node.z(k)));
+      }
+    }
+    applyVelocityChanges(bodies, rotorSpeeds);
+    return largest;
+  }
   for (Node& node : nodes_) {
     if (node.kind != NodeKind::Constraint) continue;
     for (int k = 0; k < node.rowCount; ++k) {

@@ -132,6 +132,9 @@ class EqualityTree {
   std::vector<Node> nodes_;
   std::vector<HingeElimination> hinges_;  ///< by the fused body's node index
   bool anyFused_ = false;
+  /// Only equality rows, none a compliant leaf or a face's ridge: the body and rotor nodes'
+  /// solution is exactly M^-1 J^T dp, applied as it is (one update a body, not one a row).
+  bool bodySolutionExact_ = false;
   std::vector<int> order_;   ///< elimination order: children before parents
   std::vector<int> blocks_;  ///< the direct blocks
   std::vector<int> bodyNode_, rotorNode_, unionParent_;
