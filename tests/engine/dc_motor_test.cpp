@@ -188,35 +188,49 @@ TEST(DcMotor, HoldingBrakeHoldsBelowItsTorqueAndSlipsAbove) {
   EXPECT_NEAR(link.hinge->rate(), steady * (1 - std::exp(-1.0 * damping / inertia)), 0.01 * steady);
 }
 
+/// Two 0.2 kg jaws hinged about +z on `palm` at (hingeX, +-0.05, 0), reaching 0.1 m ahead; one
+/// gearmotor drives jaw 1 and jaw 2 repeats it with k = -1, so the jaws mirror each other.
+struct TwoJawGripper {
+  RevoluteJoint* hinge1 = nullptr;
+  RevoluteJoint* hinge2 = nullptr;
+  DcMotorParams params;
+};
+TwoJawGripper addTwoJawGripper(World& world, BodyId palm, double hingeX) {
+  RigidBodyDesc d;
+  d.mass = 0.2;
+  d.inertia = scenes::boxInertia(0.2, Vec3(0.1, 0.01, 0.02));
+  TwoJawGripper g;
+  RevoluteJoint** hinges[2] = {&g.hinge1, &g.hinge2};
+  for (int k = 0; k < 2; ++k) {
+    const double y = k == 0 ? 0.05 : -0.05;
+    d.name = k == 0 ? "jaw1" : "jaw2";
+    d.position = Vec3(hingeX + 0.05, y, 0);
+    const BodyId jaw = world.addBody(d);
+    *hinges[k] =
+        &world.addJoint<RevoluteJoint>(d.name, palm, jaw, Vec3(hingeX, y, 0), Vec3::UnitZ());
+  }
+  g.params.stallTorque = 0.02;
+  g.params.noLoadSpeed = 600 * kRpm;
+  g.params.timeConstant = 0.02;
+  g.params.gearRatio = 100;
+  DcMotor& grip = world.addMotor("grip", *g.hinge1, g.params);
+  world.addRepeater(grip, *g.hinge2, -1.0);
+  grip.setVoltage(1.0);
+  return g;
+}
+
 TEST(Repeater, TwoJawGripperClosesSymmetricallyAndSqueezesWithTheMotorTorque) {
   // Two jaws hinged on a fixed palm at y = +-0.05, axes +z; jaw 2 repeats jaw 1 with k = -1, so
   // the jaws mirror each other (plane-parallel, symmetric). Stops (joint limits) stand in for
   // the object until contacts exist.
   World world;
   world.settings().gravity.setZero();
-  RigidBodyDesc d;
-  d.mass = 0.2;
-  d.inertia = scenes::boxInertia(0.2, Vec3(0.1, 0.01, 0.02));
-  d.name = "jaw1";
-  d.position = Vec3(0.05, 0.05, 0);
-  const BodyId jaw1 = world.addBody(d);
-  d.name = "jaw2";
-  d.position = Vec3(0.05, -0.05, 0);
-  const BodyId jaw2 = world.addBody(d);
-  auto& hinge1 =
-      world.addJoint<RevoluteJoint>("jaw1", World::kGround, jaw1, Vec3(0, 0.05, 0), Vec3::UnitZ());
-  auto& hinge2 =
-      world.addJoint<RevoluteJoint>("jaw2", World::kGround, jaw2, Vec3(0, -0.05, 0), Vec3::UnitZ());
+  const TwoJawGripper gripper = addTwoJawGripper(world, World::kGround, 0.0);
+  RevoluteJoint& hinge1 = *gripper.hinge1;
+  RevoluteJoint& hinge2 = *gripper.hinge2;
+  const DcMotorParams& p = gripper.params;
   hinge1.limit = {true, -1.0, 0.4};
   hinge2.limit = {true, -0.4, 1.0};
-  DcMotorParams p;
-  p.stallTorque = 0.02;
-  p.noLoadSpeed = 600 * kRpm;
-  p.timeConstant = 0.02;
-  p.gearRatio = 100;
-  DcMotor& grip = world.addMotor("grip", hinge1, p);
-  world.addRepeater(grip, hinge2, -1.0);
-  grip.setVoltage(1.0);
   double worstAsymmetry = 0.0;
   for (int i = 0; i < 300; ++i) {
     ASSERT_TRUE(world.step(kDt).ok);
@@ -247,28 +261,11 @@ TEST(Repeater, ItsLoopClosesInOneSweepWithTheTreesAnswer) {
   d.mass = 1.0;
   d.inertia = scenes::boxInertia(1.0, Vec3(0.05, 0.15, 0.05));
   const BodyId palm = world.addBody(d);
-  d.mass = 0.2;
-  d.inertia = scenes::boxInertia(0.2, Vec3(0.1, 0.01, 0.02));
-  d.name = "jaw1";
-  d.position = Vec3(0.075, 0.05, 0);
-  const BodyId jaw1 = world.addBody(d);
-  d.name = "jaw2";
-  d.position = Vec3(0.075, -0.05, 0);
-  const BodyId jaw2 = world.addBody(d);
   auto& pin =
       world.addJoint<RevoluteJoint>("pin", World::kGround, palm, Vec3(0, 0.2, 0), Vec3::UnitZ());
-  auto& hinge1 =
-      world.addJoint<RevoluteJoint>("jaw1", palm, jaw1, Vec3(0.025, 0.05, 0), Vec3::UnitZ());
-  auto& hinge2 =
-      world.addJoint<RevoluteJoint>("jaw2", palm, jaw2, Vec3(0.025, -0.05, 0), Vec3::UnitZ());
-  DcMotorParams p;
-  p.stallTorque = 0.02;
-  p.noLoadSpeed = 600 * kRpm;
-  p.timeConstant = 0.02;
-  p.gearRatio = 100;
-  DcMotor& grip = world.addMotor("grip", hinge1, p);
-  world.addRepeater(grip, hinge2, -1.0);
-  grip.setVoltage(1.0);
+  const TwoJawGripper gripper = addTwoJawGripper(world, palm, 0.025);
+  const RevoluteJoint& hinge1 = *gripper.hinge1;
+  const RevoluteJoint& hinge2 = *gripper.hinge2;
   int most = 0;
   double worstRate = 0.0;
   for (int i = 0; i < 50; ++i) {
