@@ -160,8 +160,6 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   }
   released_.clear();
   if (released_.capacity() < blocks.size()) released_.reserve(blocks.size());
-  scratchVelocities_.assign(bodies.size(), SolverVelocity{});
-  scratchRotorSpeeds_.assign(rotorInverseInertia.size(), 0.0);
   if (!structureReady_) return false;
   if (!factorise(rows, blocks, bodies, rotorInverseInertia)) {
     layout_.clear();  // choose afresh next time
@@ -666,6 +664,11 @@ void EqualityTree::responseThroughTree(const ConstraintRow& row,
                                        std::span<const ConstraintRow> rows, TreeResponse& out) {
   // The row's unit impulse moves its bodies by u = M^-1 J^T (its responses); the tree's rows
   // answer with the impulses that cancel what u does to them (a solve whose residuals are J u).
+  // Zero between calls (each call clears what it touched); sized once for the bodies and rotors.
+  if (scratchVelocities_.size() != bodyNode_.size())
+    scratchVelocities_.assign(bodyNode_.size(), SolverVelocity{});
+  if (scratchRotorSpeeds_.size() != rotorNode_.size())
+    scratchRotorSpeeds_.assign(rotorNode_.size(), 0.0);
   std::span<SolverVelocity> u = scratchVelocities_;
   std::span<double> rotors = scratchRotorSpeeds_;
   const auto push = [&](const ConstraintRow& r, double dp) {
