@@ -443,14 +443,17 @@ void World::integratePositions(double dt, std::span<const SolverVelocity> veloci
     if (b.type == BodyType::Static || b.sleeping) continue;
     if (b.isDynamic()) {
       if (preProjection > 0.0) {
-        // The pre-projection's move, before the step's own (as moveBody would have made it).
-        const SolverVelocity& move = preProjectionMoves_[i];
+        // The pre-projection's move, before the step's own (as moveBody would have made it);
+        // zeroed once taken, like applyPseudoVelocities leaves its pseudo-velocities (the two
+        // vectors trade places each pre-projection).
+        SolverVelocity& move = preProjectionMoves_[i];
         b.position += preProjection * move.linear;
         if (move.angular != Vec3::Zero()) {
           const Quat turn = rotationFromVector(preProjection * move.angular);
           b.orientation = turn * b.orientation;
           b.angularMomentum = turn * b.angularMomentum;
         }
+        move = SolverVelocity{};
       }
       b.linearVelocity = velocities[i].linear;
       // The impulses changed L by I_mid dw; adding the change (not L = I w) keeps L of a body no

@@ -70,6 +70,8 @@ inline BlockChange solveRowWithTree(const RowBlock& block, const TreeResponse& r
     bodies[body].angular += dp * dv.angular;
   }
   for (const auto& [rotor, dw] : response.rotors) rotors[rotor] += dp * dw;
+  // A stop or contact in the tree may be pushed to pull here; the tree's own solve, which ends
+  // the iteration, clamps and releases it as it does any pulling row.
   for (const auto& [row, impulse] : response.treeImpulses) rows[row].impulse += dp * impulse;
   return {std::abs(dp), std::abs(dp) * response.k};
 }
