@@ -34,6 +34,7 @@ struct BodyObject {
   std::vector<ShapeDesc> descs;
   std::vector<int> childDesc;        ///< compound child -> its ShapeDesc (a mesh has many children)
   std::vector<ShapePose> childPose;  ///< primitive bodies: child -> its pose in the body frame
+  std::vector<ShapePose> childWorldPose;  ///< ... and in the world, this step (detect)
   std::uint32_t group = 0, mask = 0;
   bool dynamic = false;
   bool primitive = true;  ///< every shape a plane, sphere, capsule or box (primitive_contacts.h)
@@ -47,12 +48,44 @@ struct BodyObject {
   }
 };
 
-/// A manifold: two bodies and a child shape of each (a mesh's triangles are children).
-struct ManifoldKey {
-  BodyId bodyA, bodyB;
-  int shapeA, shapeB;
-  auto operator<=>(const ManifoldKey&) const = default;
+/// A signed index as an unsigned one of the same order (for packed sort keys).
+std::uint64_t ordered(int value) {
+  return static_cast<std::uint32_t>(value) ^ 0x80000000u;
+}
+
+/// A contact point's manifold - two bodies and a child shape of each (a mesh's triangles are
+/// children) - packed in two words that compare as (bodyA, bodyB, shapeA, shapeB), and the
+/// point's index: sorting these orders points by manifold, a manifold's points as they came.
+struct ManifoldEntry {
+  std::uint64_t bodies, shapes;
+  int index;
+  auto operator<=>(const ManifoldEntry&) const = default;
+  bool sameManifold(const ManifoldEntry& o) const {
+    return bodies == o.bodies && shapes == o.shapes;
+  }
+  bool manifoldBefore(const ManifoldEntry& o) const {
+    return bodies != o.bodies ? bodies < o.bodies : shapes < o.shapes;
+  }
+  BodyId bodyA() const { return unordered(bodies >> 32); }
+  BodyId bodyB() const { return unordered(bodies & 0xffffffffu); }
+  static int unordered(std::uint64_t word) {
+    return static_cast<int>(static_cast<std::uint32_t>(word) ^ 0x80000000u);
+  }
 };
+
+ManifoldEntry manifoldEntry(const ContactPoint& c, int index) {
+  return {ordered(c.bodyA) << 32 | ordered(c.bodyB), ordered(c.shapeA) << 32 | ordered(c.shapeB),
+          index};
+}
+
+/// `points` by manifold, in a canonical order: Bullet's manifold order depends on the history
+/// of its pair cache, and a Gauss-Seidel sweep's result on the order of its rows.
+void sortByManifold(std::span<const ContactPoint> points, std::vector<ManifoldEntry>& order) {
+  order.clear();
+  for (size_t i = 0; i < points.size(); ++i)
+    order.push_back(manifoldEntry(points[i], static_cast<int>(i)));
+  std::sort(order.begin(), order.end());
+}
 
 std::uint64_t pairKey(BodyId a, BodyId b) {
   const auto lo = static_cast<std::uint64_t>(std::min(a, b)),
@@ -96,7 +129,7 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   std::set<std::uint64_t> disabledPairs;
   // Per-step scratch (no allocation once warm).
   std::vector<ContactPoint> fresh;
-  std::vector<int> freshOrder, previousOrder;
+  std::vector<ManifoldEntry> freshOrder, previousOrder;
   // What detect() is working on, for the near callback.
   std::span<const RigidBody> currentBodies;
   const MaterialTable* currentMaterials = nullptr;
@@ -144,11 +177,9 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     const RigidBody& bb = currentBodies[static_cast<size_t>(ob->body)];
     PrimitiveContacts points;
     for (size_t i = 0; i < oa->childDesc.size(); ++i) {
-      const ShapePose pa{ba.toWorld(oa->childPose[i].position),
-                         ba.rotation * oa->childPose[i].rotation};
+      const ShapePose& pa = oa->childWorldPose[i];
       for (size_t j = 0; j < ob->childDesc.size(); ++j) {
-        const ShapePose pb{bb.toWorld(ob->childPose[j].position),
-                           bb.rotation * ob->childPose[j].rotation};
+        const ShapePose& pb = ob->childWorldPose[j];
         const int count =
             collidePrimitives(oa->descs[size_t(oa->childDesc[i])], pa,
                               ob->descs[size_t(ob->childDesc[j])], pb, kContactMargin, points);
@@ -180,10 +211,6 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     const RigidBody& ba = currentBodies[static_cast<size_t>(a)];
     const RigidBody& bb = currentBodies[static_cast<size_t>(b)];
     return (ba.sleeping || bb.sleeping) && !ba.isActive() && !bb.isActive();
-  }
-
-  static ManifoldKey manifoldOf(const ContactPoint& c) {
-    return {c.bodyA, c.bodyB, c.shapeA, c.shapeB};
   }
 
   /// A mesh or heightfield becomes one child triangle per face: each triangle then has a
@@ -354,6 +381,7 @@ void CollisionWorld::addShape(BodyId id, const RigidBody& body, const ShapeDesc&
     o->childDesc.push_back(static_cast<int>(o->descs.size()) - 1);
     o->compound->addChildShape(local, o->shapes.back().get());
     o->childPose.push_back({shape.position, shape.orientation.normalized().toRotationMatrix()});
+    o->childWorldPose.push_back(o->childPose.back());
     o->primitive = o->primitive && isPrimitiveShape(shape.type);
   }
   o->group |= shape.group;
@@ -392,10 +420,14 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
   out.clear();
   Impl& w = *impl_;
   for (auto& o : w.objects) {
-    if (o->dynamic || bodies[static_cast<size_t>(o->body)].type == BodyType::Kinematic) {
-      const RigidBody& b = bodies[static_cast<size_t>(o->body)];
+    const RigidBody& b = bodies[static_cast<size_t>(o->body)];
+    if (o->dynamic || b.type == BodyType::Kinematic)
       o->object->setWorldTransform(btTransform(bt(b.orientation), bt(b.position)));
-    }
+    // Primitive shapes in the world once a step, not once for each pair they are in.
+    if (o->primitive)
+      for (size_t i = 0; i < o->childPose.size(); ++i)
+        o->childWorldPose[i] = {b.toWorld(o->childPose[i].position),
+                                b.rotation * o->childPose[i].rotation};
   }
   // Bullet finds this step's points from the poses alone (its manifolds start empty); the points
   // persist from step to step through our manifolds below (contact_manifold.h).
@@ -420,64 +452,58 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
     }
   }
 
-  // Both point sets by manifold, in a canonical order: Bullet's manifold order depends on the
-  // history of its pair cache, and a Gauss-Seidel sweep's result on the order of its rows.
-  const auto sortByManifold = [&](std::vector<int>& order, std::span<const ContactPoint> points) {
-    order.clear();
-    for (size_t i = 0; i < points.size(); ++i) order.push_back(static_cast<int>(i));
-    std::sort(order.begin(), order.end(), [&](int x, int y) {
-      const ManifoldKey kx = w.manifoldOf(points[static_cast<size_t>(x)]),
-                        ky = w.manifoldOf(points[static_cast<size_t>(y)]);
-      return kx != ky ? kx < ky : x < y;  // a manifold's points keep their order
-    });
-  };
-  sortByManifold(w.freshOrder, w.fresh);
-  sortByManifold(w.previousOrder, previous);
+  sortByManifold(w.fresh, w.freshOrder);
+  sortByManifold(previous, w.previousOrder);
 
+  // Each manifold's points are written straight into `out`: last step's that are still valid,
+  // then this step's (contact_manifold.h's rules, Bullet's).
   size_t i = 0, j = 0;
-  while (i < w.freshOrder.size() || j < previous.size()) {
-    const auto freshKey = [&] { return w.manifoldOf(w.fresh[size_t(w.freshOrder[i])]); };
-    const auto previousKey = [&] { return w.manifoldOf(previous[size_t(w.previousOrder[j])]); };
-    ManifoldKey key;
-    if (i == w.freshOrder.size())
-      key = previousKey();
-    else if (j == previous.size())
-      key = freshKey();
-    else
-      key = std::min(freshKey(), previousKey());
-    std::array<ContactPoint, kManifoldCapacity> group;
+  const size_t freshCount = w.freshOrder.size(), previousCount = w.previousOrder.size();
+  while (i < freshCount || j < previousCount) {
+    const ManifoldEntry key =
+        i == freshCount || (j < previousCount && w.previousOrder[j].manifoldBefore(w.freshOrder[i]))
+            ? w.previousOrder[j]
+            : w.freshOrder[i];
+    const BodyId bodyA = key.bodyA(), bodyB = key.bodyB();
+    const size_t start = out.size();
     int count = 0;
     // Last step's points that are still valid at the new poses keep their impulses; a pair that
     // was switched off since loses its points.
-    const bool enabled = !w.disabledPairs.count(pairKey(key.bodyA, key.bodyB));
-    const bool frozen = w.frozen(key.bodyA, key.bodyB);
-    for (; j < previous.size() && previousKey() == key; ++j) {
-      ContactPoint c = previous[size_t(w.previousOrder[j])];
-      if (enabled && count < kManifoldCapacity &&
-          (frozen || refreshContactPoint(c, bodies[size_t(c.bodyA)], bodies[size_t(c.bodyB)],
-                                         Impl::kContactMargin)))
-        group[size_t(count++)] = c;
+    const bool enabled = !w.disabledPairs.count(pairKey(bodyA, bodyB));
+    const bool frozen = w.frozen(bodyA, bodyB);
+    for (; j < previousCount && w.previousOrder[j].sameManifold(key); ++j) {
+      if (!enabled || count == kManifoldCapacity) continue;
+      out.push_back(previous[size_t(w.previousOrder[j].index)]);
+      ContactPoint& c = out.back();
+      if (frozen || refreshContactPoint(c, bodies[size_t(c.bodyA)], bodies[size_t(c.bodyB)],
+                                        Impl::kContactMargin))
+        ++count;
+      else
+        out.pop_back();
     }
     // New points replace the kept point they coincide with (taking over its impulses: the warm
     // start), fill free slots, or replace the slot that keeps the largest contact area.
-    for (; i < w.freshOrder.size() && freshKey() == key; ++i) {
-      ContactPoint c = w.fresh[size_t(w.freshOrder[i])];
-      int slot = matchingSlot(std::span(group.data(), size_t(count)), c, Impl::kContactMargin);
+    for (; i < freshCount && w.freshOrder[i].sameManifold(key); ++i) {
+      const ContactPoint& c = w.fresh[size_t(w.freshOrder[i].index)];
+      ContactPoint* group = out.data() + start;
+      const int slot = matchingSlot(std::span(group, size_t(count)), c, Impl::kContactMargin);
       if (slot >= 0) {
-        const ContactPoint& old = group[size_t(slot)];
-        c.normalImpulse = old.normalImpulse;
+        ContactPoint& kept = group[size_t(slot)];
+        const double normalImpulse = kept.normalImpulse;
         const Vec3 friction =
-            old.tangentImpulse1 * old.tangent1 + old.tangentImpulse2 * old.tangent2;
-        c.tangentImpulse1 = friction.dot(c.tangent1);
-        c.tangentImpulse2 = friction.dot(c.tangent2);
+            kept.tangentImpulse1 * kept.tangent1 + kept.tangentImpulse2 * kept.tangent2;
+        kept = c;
+        kept.normalImpulse = normalImpulse;
+        kept.tangentImpulse1 = friction.dot(c.tangent1);
+        kept.tangentImpulse2 = friction.dot(c.tangent2);
       } else if (count < kManifoldCapacity) {
-        slot = count++;
+        out.push_back(c);
+        ++count;
       } else {
-        slot = slotToReplace(group, c);
+        group[size_t(slotToReplace(
+            std::span<const ContactPoint, kManifoldCapacity>(group, kManifoldCapacity), c))] = c;
       }
-      group[size_t(slot)] = c;
     }
-    out.insert(out.end(), group.begin(), group.begin() + count);
   }
 }
 
