@@ -4,7 +4,6 @@
 #include <btBulletCollisionCommon.h>
 
 #include <algorithm>
-#include <array>
 #include <set>
 #include <stdexcept>
 #include <string>
