@@ -7,6 +7,7 @@
 
 #include "impetus/dynamics/world.h"
 #include "impetus/joints/revolute_joint.h"
+#include "impetus/joints/spherical_joint.h"
 #include "impetus/scenes/hinge_chain.h"
 
 namespace impetus {
@@ -206,6 +207,47 @@ TEST(Contact, HeavyBoxOnLightBoxesIsCarriedExactly) {
   // Swept (the manifolds kept out of the tree) the stack falls over: the top box ends 2 m away.
   EXPECT_LT((world.body(top).position - start).norm(), 1e-3);  // m
   std::printf("heavy box on light boxes: %.1f velocity iterations a step\n", iterations);
+}
+
+TEST(Contact, JointedPairOnTheFloorSticksAsOneBodyUntilCoulombLetsItSlide) {
+  // A 0.5 kg block hung on a 20 kg block by a ball joint, both on the floor (mu = 0.5), pulled
+  // away from the heavy one by F. The light block's own floor holds only mu m g = 2.5 N: below
+  // mu (M + m) g = 100.5 N the joint must hand the rest to the heavy block's friction, and the
+  // pair stays put; above it the pair slides at a = (F - mu (M + m) g) / (M + m). Sticking, the
+  // friction pairs are solved exactly in the tree with the joint and the normal rows: one
+  // iteration a step (swept beside the tree, as before, they took up to 15, the pair creeping
+  // 50 nm a second).
+  const double mu = 0.5, heavyMass = 20.0, lightMass = 0.5;
+  const double holds = mu * (heavyMass + lightMass) * kG;  // N
+  for (const double pull : {20.0, 60.0, 110.0}) {
+    World world;
+    world.settings().sleep.enabled = false;  // the solver holding it is under test
+    const int m = material(world, mu);
+    addFloor(world, false, m);
+    const BodyId heavy = addBox(world, "heavy", Vec3(0, 0, 0.1), Vec3(0.4, 0.4, 0.2), heavyMass, m);
+    const BodyId light =
+        addBox(world, "light", Vec3(0.26, 0, 0.1), Vec3(0.1, 0.1, 0.2), lightMass, m);
+    world.addJoint<SphericalJoint>("ball", heavy, light, Vec3(0.205, 0, 0.1));
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(world.step(kDt).ok);  // settle onto the floor
+    const Vec3 start = world.body(heavy).position;
+    const double v0 = world.body(heavy).linearVelocity.x(), t0 = world.time();
+    int mostIterations = 0;
+    for (int i = 0; i < 100; ++i) {
+      world.body(light).force = Vec3(pull, 0, 0);
+      ASSERT_TRUE(world.step(kDt).ok);
+      mostIterations = std::max(mostIterations, world.statistics().velocityIterations);
+    }
+    const double moved = (world.body(heavy).position - start).norm();
+    if (pull < holds) {
+      EXPECT_LT(moved, 1e-8) << pull << " N";  // m in 1 s
+      EXPECT_EQ(mostIterations, 1) << pull << " N";
+    } else {
+      const double a = (pull - holds) / (heavyMass + lightMass);
+      const double measured = (world.body(heavy).linearVelocity.x() - v0) / (world.time() - t0);
+      EXPECT_NEAR(measured, a, 0.02 * a) << pull << " N";
+      EXPECT_LT(std::abs(world.body(heavy).linearVelocity.y()), 1e-6);  // straight, no yaw
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(PlaneAndMesh, ContactOnFloor, ::testing::Values(false, true),

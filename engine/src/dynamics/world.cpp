@@ -595,6 +595,9 @@ void World::addContactRows(double dt) {
         }
         rows_.lastBlock().boundRow = c.normalRow;
         rows_.lastBlock().boundCoefficient = c.friction;
+        // Sticking, it may be solved in the tree with the normal rows it is bounded by (a belt's
+        // rows drive a rotor and stay in the sweep).
+        if (c.trackMotor < 0) rows_.lastBlock().treeRole = TreeRole::Friction;
       }
       if (c.rolling > 0.0) {
         const int row = rows_.addBlock(BlockKind::NormBall, 2, c.bodyA, c.bodyB);

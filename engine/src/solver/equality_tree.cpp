@@ -37,6 +37,13 @@ bool isContactBlock(const RowBlock& block, std::span<const ConstraintRow> rows) 
          oneSided(block, rows);
 }
 
+/// A contact point's friction pair, which may form a tree node of its own while it sticks.
+bool isFrictionBlock(const RowBlock& block, std::span<const ConstraintRow> rows) {
+  return block.treeRole == TreeRole::Friction && block.kind == BlockKind::NormBall &&
+         block.boundRow >= 0 && rows[static_cast<size_t>(block.first)].rotorJacobian == 0.0 &&
+         rows[static_cast<size_t>(block.first + block.count - 1)].rotorJacobian == 0.0;
+}
+
 /// Inverts a node's D, symmetric definite on its leading n x n corner (sign = +1 positive, -1
 /// negative definite). The padding past n is set to sign times the corner's largest diagonal
 /// entry, so that it neither hides nor fakes a small pivot; nothing couples to it.
@@ -56,6 +63,7 @@ bool invertDefinite(Eigen::Matrix<double, 6, 6>& d, int n, double sign, bool rid
 /// Flags of a tree under construction (at its union-find root).
 constexpr char kGrounded = 1;        ///< it has a constraint with one moving end (its root)
 constexpr char kHasContactNode = 2;  ///< a contact between two of its bodies is one of its nodes
+constexpr char kHasJoint = 4;        ///< a joint's (an equality block's) node is one of its nodes
 
 /// Compliance of a leaf constraint (one moving end, not the root), relative to its rows' own
 /// J M^-1 J^T: its pivot would otherwise be its softness, zero. Only the factorisation sees it
@@ -118,11 +126,11 @@ void EqualityTree::writeLayout(std::span<const ConstraintRow> rows,
   *out++ = blocks.size();
   *out++ = rows.size();
   for (const RowBlock& b : blocks)
-    *out++ = static_cast<std::uint64_t>(static_cast<std::uint32_t>(b.first)) << 32 |
-             static_cast<std::uint64_t>(b.count) << 16 | static_cast<std::uint64_t>(b.kind) << 8 |
-             static_cast<std::uint64_t>(b.treeRole) << 4 |
-             static_cast<std::uint64_t>(b.treeActive) << 1 |
-             static_cast<std::uint64_t>(b.boundRow >= 0);
+    *out++ =
+        static_cast<std::uint64_t>(static_cast<std::uint32_t>(b.first)) << 32 |
+        static_cast<std::uint64_t>(b.count) << 16 | static_cast<std::uint64_t>(b.kind) << 8 |
+        static_cast<std::uint64_t>(b.treeRows) << 24 | static_cast<std::uint64_t>(b.treeRole) << 4 |
+        static_cast<std::uint64_t>(b.treeActive) << 1 | static_cast<std::uint64_t>(b.boundRow >= 0);
   for (const ConstraintRow& r : rows) {
     *out++ = static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.bodyA)) << 32 |
              static_cast<std::uint32_t>(r.bodyB);
@@ -210,6 +218,9 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
     return node >= 0 && (grounded_[static_cast<size_t>(find(node))] & kGrounded) != 0;
   };
   int lastConstraint = -1;
+  // The last contact block that may join (the one its points' friction pairs are bounded by), and
+  // whether it is a node now: friction joins only with its normal rows.
+  int lastContact = -1, lastContactNode = -1;
   for (size_t b = 0; b < blocks.size(); ++b) {
     RowBlock& block = blocks[b];
     block.direct = false;
@@ -226,7 +237,24 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
       continue;
     }
     const bool contact = isContactBlock(block, rows);
-    if (block.kind != BlockKind::Equality && !contact) continue;
+    const bool friction = isFrictionBlock(block, rows);
+    if (friction) {
+      const RowBlock* normal =
+          lastContact >= 0 ? &blocks[static_cast<size_t>(lastContact)] : nullptr;
+      if (!normal || block.boundRow < normal->first ||
+          block.boundRow >= normal->first + normal->count)
+        continue;
+      if (lastContactNode < 0) {  // it may join once its normal rows have
+        block.treeJoinable = true;
+        continue;
+      }
+      const Node& normalNode = nodes_[static_cast<size_t>(lastContactNode)];
+      if (std::find(normalNode.rows, normalNode.rows + normalNode.rowCount, block.boundRow) ==
+          normalNode.rows + normalNode.rowCount)
+        continue;  // its point does not push: swept beside the tree, so is its friction
+    } else if (block.kind != BlockKind::Equality && !contact) {
+      continue;
+    }
     const bool usesRotor = usesRotorColumn(block);
     // Endpoints: bodies that move, and the rotor.
     bool isRotor[3];
@@ -245,7 +273,8 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
     }
     if (count == 0) continue;
     // Join the previous node: same bodies, room for the rows, and at most a new rotor end.
-    if (lastConstraint >= 0 && !contact) {
+    if (lastConstraint >= 0 && !contact && !friction &&
+        nodes_[static_cast<size_t>(lastConstraint)].frictionBlock < 0) {
       Node& last = nodes_[static_cast<size_t>(lastConstraint)];
       const ConstraintRow& l0 = rows[static_cast<size_t>(last.rows[0])];
       const bool samePair = l0.bodyA == r0.bodyA && l0.bodyB == r0.bodyB;
@@ -282,12 +311,18 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
     if (closesLoop) continue;  // stays in the Gauss-Seidel sweep
     int groundedTrees = count == 1 ? 1 : 0;
     bool contactTree = contact && count > 1;
+    bool jointTree = !contact && !friction;
     for (int k = 0; k < count; ++k) {
       const int end = nodeOf(isRotor[k], indices[k]);
       if (isGrounded(end)) ++groundedTrees;
-      if (end >= 0 && (grounded_[static_cast<size_t>(find(end))] & kHasContactNode))
-        contactTree = true;
+      const char flags = end >= 0 ? grounded_[static_cast<size_t>(find(end))] : 0;
+      contactTree = contactTree || (flags & kHasContactNode) != 0;
+      jointTree = jointTree || (flags & kHasJoint) != 0;
     }
+    // Sticking friction pays where a tree of joints shares it out (a ragdoll's limbs on the
+    // floor: swept beside the tree, it converged at 1 % an iteration); a free box's is exact in
+    // its own sweep, and in the tree it would only add a leaf.
+    if (friction && !jointTree) continue;
     // A second grounded constraint closes a loop through the ground. One with a single moving
     // end (a limb resting on the floor, a second pin) joins as a leaf, made slightly compliant
     // (kLeafCompliance): a ragdoll lying on the floor is then exact in one solve. Trees of
@@ -295,6 +330,10 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
     // indeterminate pile pulls on many contacts at once, more than the solver's releases mend.
     if (groundedTrees > 1 && (count > 1 || contactTree)) continue;
     if (contact) {
+      lastContact = static_cast<int>(b);
+      lastContactNode = block.treeActive ? static_cast<int>(nodes_.size()) : -1;  // made below
+    }
+    if (contact || friction) {
       block.treeJoinable = true;
       if (!block.treeActive) continue;
     }
@@ -304,12 +343,20 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
       c.rowCount = 0;
       c.oneSided = 0;
       c.oneSidedBlock = contact ? static_cast<int>(b) : -1;
+      c.frictionBlock = friction ? static_cast<int>(b) : -1;
+      if (friction) {
+        const Node& normal = nodes_[static_cast<size_t>(lastContactNode)];
+        c.ballNode = lastContactNode;
+        c.ballSlot = static_cast<int>(
+            std::find(normal.rows, normal.rows + normal.rowCount, block.boundRow) - normal.rows);
+      }
       c.released = false;
-      c.ridge = contact && block.count > 1;
       for (int i = 0; i < block.count; ++i) {
+        if (contact && !(block.treeRows >> i & 1u)) continue;  // a point that does not push
         if (contact) c.oneSided = static_cast<std::uint8_t>(c.oneSided | (1u << c.rowCount));
         c.rows[c.rowCount++] = block.first + i;
       }
+      c.ridge = contact && c.rowCount > 1;
       c.ends[0] = c.ends[1] = c.ends[2] = -1;
     }
     if (count == 1) rootRequired_.push_back(constraint);
@@ -323,7 +370,8 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
       unionParent_[static_cast<size_t>(find(node))] = find(constraint);
     }
     grounded_[static_cast<size_t>(find(constraint))] =
-        static_cast<char>((grounded ? kGrounded : 0) | (contactTree ? kHasContactNode : 0));
+        static_cast<char>((grounded ? kGrounded : 0) | (contactTree ? kHasContactNode : 0) |
+                          (jointTree ? kHasJoint : 0));
     lastConstraint = constraint;
     blocks_.push_back(static_cast<int>(b));
   }
@@ -432,11 +480,19 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
   y_.resize(n);
   pairHinges(rows, blocks);
   bodySolutionExact_ = true;
+  anyFriction_ = false;
   for (size_t i = 0; i < n; ++i) {
     Node& node = nodes_[i];
     node.released = false;
-    if (node.kind == NodeKind::Constraint && (node.oneSided != 0 || node.ridge || node.leaf))
+    if (node.kind == NodeKind::Constraint &&
+        (node.oneSided != 0 || node.ridge || node.leaf || node.frictionBlock >= 0))
       bodySolutionExact_ = false;
+    if (node.frictionBlock >= 0) {
+      const RowBlock& ball = blocks[static_cast<size_t>(node.frictionBlock)];
+      node.ballBound = ball.normBound;
+      node.ballCoefficient = ball.boundCoefficient;
+      anyFriction_ = true;
+    }
     if (node.fusion == kFusedHinge) continue;  // HingeElimination needs none of its numbers
     Mat6& d = diagonal_[i];
     if (node.kind == NodeKind::Body) {
@@ -605,6 +661,7 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
     }
   }
   substitute();
+  if (anyFriction_ && frictionSlides(rows)) return 0.0;
   double largest = 0.0;
   if (bodySolutionExact_) {
     // Joints only (a chain's, an arm's): nothing to clamp, and the bodies' unknowns are the
@@ -626,8 +683,7 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
       double dp = node.z(k);
       if ((node.oneSided >> k & 1u) && r.impulse + dp < 0.0) {
         dp = -r.impulse;  // a stop or a contact only pushes: released, it leaves the tree
-        // Listed once: past the solver's rebuild cap the tree stays as built and keeps
-        // clamping, and the list must not grow with every solve.
+        // Listed once (the list must not grow when the tree is solved again as it is).
         if (!node.released) released_.push_back(node.oneSidedBlock);
         node.released = true;
       }
@@ -641,6 +697,35 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
     }
   }
   return largest;
+}
+
+bool EqualityTree::frictionSlides(std::span<const ConstraintRow> rows) {
+  // The friction pairs' sticking answers (Coulomb's ball at the normal impulses of this solve,
+  // seed 002 eq. 21), checked before anything is applied: one that slides invalidates the whole
+  // answer (every other row's impulse assumed it held), and clamped in place it would leave the
+  // joints open by what it lost. The step's friction then goes back to the sweep.
+  bool slides = false;
+  for (const Node& node : nodes_) {
+    if (node.frictionBlock < 0) continue;
+    const Node& normal = nodes_[static_cast<size_t>(node.ballNode)];
+    const double pn = std::max(
+        rows[static_cast<size_t>(normal.rows[node.ballSlot])].impulse + normal.z(node.ballSlot),
+        0.0);
+    const double limit = node.ballBound + node.ballCoefficient * pn;
+    const double p0 = rows[static_cast<size_t>(node.rows[0])].impulse + node.z(0);
+    const double p1 = rows[static_cast<size_t>(node.rows[1])].impulse + node.z(1);
+    if (p0 * p0 + p1 * p1 > limit * limit) {
+      slides = true;
+      break;
+    }
+  }
+  if (!slides) return false;
+  for (Node& node : nodes_) {
+    if (node.frictionBlock < 0 || node.released) continue;
+    released_.push_back(node.frictionBlock);
+    node.released = true;
+  }
+  return true;
 }
 
 void EqualityTree::project(std::span<const ConstraintRow> rows,

@@ -95,13 +95,17 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
     r.responseRotor = rotorInverseInertia[static_cast<size_t>(r.rotor)] * r.rotorJacobian;
   }
   // A limit starts in the tree when it pushed last step (warm start) or its stop is violated
-  // (a position row asking to push); a contact manifold when all its points pushed.
+  // (a position row asking to push); a contact manifold when all its points pushed; a friction
+  // pair when it stuck.
   for (RowBlock& block : blocks_) {
     const ConstraintRow& r = rows_[static_cast<size_t>(block.first)];
     block.treeActive = block.treeRole == TreeRole::JointLimit ? r.impulse > 0.0 || r.target > 0.0
-                       : block.treeRole == TreeRole::Contact  ? pushesWithOneTarget(block)
+                       : block.treeRole == TreeRole::Contact
+                           ? (block.treeRows = pushingRows(block)) != 0
+                       : block.treeRole == TreeRole::Friction ? sticks(block)
                                                               : false;
   }
+  frictionInTree_ = true;
   // The tree first: its blocks need no matrices of their own (it fails as a whole, unmarking them).
   treeActive_ = false;
   for (RowBlock& block : blocks_) block.direct = false;
@@ -154,7 +158,7 @@ void RowBuffer::noteTreeCoverage() {
   treeHoldsAll_ = treeActive_;
   treeHoldsEqualities_ = treeActive_;
   for (const RowBlock& b : blocks_) {
-    if (b.direct) continue;
+    if (b.direct && !hasRowsBesideTree(b)) continue;
     treeHoldsAll_ = false;
     if (b.kind == BlockKind::Equality) treeHoldsEqualities_ = false;
   }
@@ -169,20 +173,52 @@ void RowBuffer::rebuildTree() {
   respondThroughTree();  // to the tree as it is now
 }
 
-bool RowBuffer::pushesWithOneTarget(const RowBlock& block) const {
+std::uint8_t RowBuffer::pushingRows(const RowBlock& block) const {
   // A face's coplanar points are one row too many: in the tree (one exact solve, see
   // EqualityTree) they must ask for the same normal velocity, or its least-squares answer is
   // huge impulses. A landing, tilted face has unequal targets and stays in the sweep (its exact
   // small LCP).
   const ConstraintRow* rows = &rows_[static_cast<size_t>(block.first)];
-  for (int i = 0; i < block.count; ++i)
-    if (!(rows[i].impulse > 0.0) || std::abs(rows[i].target - rows[0].target) > 1e-9) return false;
-  return true;
+  std::uint8_t mask = 0;
+  int first = -1;
+  for (int i = 0; i < block.count; ++i) {
+    if (!(rows[i].impulse > 0.0)) continue;
+    if (first < 0) first = i;
+    if (std::abs(rows[i].target - rows[first].target) > 1e-9) return 0;
+    mask = static_cast<std::uint8_t>(mask | (1u << i));
+  }
+  return mask;
+}
+
+namespace {
+/// A friction pair sticks while its impulse is inside this share of the Coulomb ball's radius; at
+/// the rim it slides (the sweep's projection leaves it there), and in the tree it would only be
+/// released again.
+constexpr double kStickingShare = 0.99;
+}  // namespace
+
+bool RowBuffer::sticks(const RowBlock& block) const {
+  const ConstraintRow* rows = &rows_[static_cast<size_t>(block.first)];
+  const double limit =
+      block.normBound + block.boundCoefficient * rows_[static_cast<size_t>(block.boundRow)].impulse;
+  const double norm2 = rows[0].impulse * rows[0].impulse + rows[1].impulse * rows[1].impulse;
+  return rows_[static_cast<size_t>(block.boundRow)].target == 0.0 && limit > 0.0 &&
+         norm2 < kStickingShare * kStickingShare * limit * limit;
 }
 
 bool RowBuffer::releasePullingRows() {
   if (!treeActive_ || tree_.released().empty()) return false;
+  bool slides = false;
+  for (int b : tree_.released())
+    slides = slides || blocks_[static_cast<size_t>(b)].treeRole == TreeRole::Friction;
   for (int b : tree_.released()) blocks_[static_cast<size_t>(b)].treeActive = false;
+  // A pair that slid lists them all (EqualityTree::frictionSlides): the step's friction goes back
+  // to the sweep, for good (at most one such rebuild a step).
+  if (slides) {
+    frictionInTree_ = false;
+    for (RowBlock& block : blocks_)  // those waiting for their normal rows too
+      if (block.treeRole == TreeRole::Friction) block.treeActive = false;
+  }
   tree_.clearReleased();
   rebuildTree();
   return true;
@@ -192,10 +228,23 @@ bool RowBuffer::admitPushingRows() {
   if (!treeActive_) return false;
   bool changed = false;
   for (RowBlock& block : blocks_) {
+    if (block.direct && block.treeRole == TreeRole::Contact) {
+      // Points beside the tree that now push too (with the same target) join their manifold's.
+      const std::uint8_t mask = pushingRows(block);
+      if ((mask & block.treeRows) == block.treeRows && mask != block.treeRows) {
+        block.treeRows = mask;
+        changed = true;
+      }
+      continue;
+    }
     if (block.direct || !block.treeJoinable || block.treeActive) continue;
-    if (pushesWithOneTarget(block)) {
-      block.treeActive = true;
-      changed = true;
+    if (block.treeRole == TreeRole::Friction) {
+      if (frictionInTree_ && sticks(block)) block.treeActive = changed = true;
+    } else if (block.treeRole == TreeRole::Contact) {
+      block.treeRows = pushingRows(block);
+      if (block.treeRows != 0) block.treeActive = changed = true;
+    } else if (pushingRows(block) != 0) {  // a limit's one row
+      block.treeActive = changed = true;
     }
   }
   if (changed) rebuildTree();

@@ -76,6 +76,29 @@ inline BlockChange solveRowWithTree(const RowBlock& block, const TreeResponse& r
   return {std::abs(dp), std::abs(dp) * response.k};
 }
 
+/// One pass over the points of a contact manifold in the tree that are not in it (they do not
+/// push: RowBlock::treeRows), one by one, each one-sided with its own effective mass.
+inline BlockChange solveRowsBesideTree(const RowBlock& block, ConstraintRow* rows,
+                                       SolverVelocity* bodies, double* rotors) {
+  BlockChange change;
+  for (int i = 0; i < block.count; ++i) {
+    if (block.treeRows >> i & 1u) continue;
+    ConstraintRow& r = rows[block.first + i];
+    SolverVelocity& a = bodies[r.bodyA];
+    SolverVelocity& b = bodies[r.bodyB];
+    double& rotor = rotors[r.rotor];
+    const double k = sameBodiesCoupling(r, r) + r.softness;
+    if (!(k > 1e-300)) continue;
+    const double residual = rowVelocity(r, a, b, rotor) + r.softness * r.impulse - r.target;
+    const double p = std::max(r.impulse - residual / k, 0.0);
+    const double dp = p - r.impulse;
+    r.impulse = p;
+    applyImpulse(r, dp, a, b, rotor);
+    change.include({std::abs(dp), std::abs(dp) * k});
+  }
+  return change;
+}
+
 /// Radius of a block's NormBall bound at the current impulses.
 inline double ballRadius(const RowBlock& block, const ConstraintRow* rows) {
   double limit = block.normBound;
@@ -278,11 +301,13 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     return result;
   }
   // Limits and contacts move in and out of the tree as they start or stop pushing (each move
-  // refactorises it); one that keeps flipping past this many moves stays where it is, clamped.
+  // refactorises it). Admissions are capped: a row that keeps flipping past this many moves stays
+  // out. Releases are not: clamped in place, a pulling row would leave the tree's answer
+  // inconsistent (its joints open by what the clamp took), and each release shrinks the tree.
   constexpr int kMaxTreeRebuilds = 4;
   int rebuilds = 0;
-  const auto released = [&] {  // whether pulling rows left the tree (it was rebuilt)
-    if (rebuilds >= kMaxTreeRebuilds || !buffer.releasePullingRows()) return false;
+  const auto released = [&] {  // whether rows left the tree (it was rebuilt)
+    if (!buffer.releasePullingRows()) return false;
     ++rebuilds;
     return true;
   };
@@ -307,7 +332,10 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     double equalityImpulse = 0.0;  // largest |dp| of a swept joint (a loop's, a lone joint's)
     const TreeResponse* responses = buffer.treeResponses().data();
     for (const RowBlock& block : blocks) {
-      if (block.direct) continue;
+      if (block.direct) {
+        if (hasRowsBesideTree(block)) sweep.include(solveRowsBesideTree(block, rows, v, rotors));
+        continue;
+      }
       const BlockChange change =
           block.count > 1 ? solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors)
           : block.treeResponse >= 0

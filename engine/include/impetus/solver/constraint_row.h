@@ -79,6 +79,7 @@ enum class TreeRole : std::uint8_t {
   None,
   JointLimit,  ///< a joint limit's row: joins its joint's node
   Contact,     ///< a contact manifold's normal rows: a node of their own
+  Friction,    ///< a contact point's friction pair: a node of its own while it sticks
 };
 
 constexpr int kMaxBlockRows = 6;
@@ -121,15 +122,25 @@ struct RowBlock {
   /// (their step moves the tree with them), or -1.
   int treeResponse = -1;
   bool direct = false;  ///< solved exactly with the other blocks of the EqualityTree
-  // A joint's limit (one one-sided row) or a contact manifold's normal rows may be solved in the
-  // EqualityTree as equalities while they push: a stop then holds exactly against the whole
-  // tree's inertia (a hand under a falling body), a stack's contacts carry its weight in one
-  // solve, where the sweep, seeing two bodies at a time, needs many iterations. The solver keeps
-  // the set of pushing blocks (see solveBlocks).
+  // A joint's limit (one one-sided row), a contact manifold's pushing normal rows, or a contact
+  // point's friction pair while it sticks may be solved in the EqualityTree as equalities: a stop
+  // then holds exactly against the whole tree's inertia (a hand under a falling body), a stack's
+  // contacts carry its weight in one solve, a ragdoll's limbs share their friction, where the
+  // sweep, seeing two bodies at a time, needs many iterations. The solver keeps the set of
+  // pushing (sticking) blocks (see solveBlocks).
   TreeRole treeRole = TreeRole::None;  ///< set by whoever made the block
   RowShape shape = RowShape::Other;    ///< set by whoever made the block
-  bool treeActive = false;    ///< asked to be in the tree (it pushes, or its stop is violated)
+  bool treeActive = false;  ///< asked to be in the tree (it pushes, or its stop is violated)
+  /// A contact block: bit k, row first + k is asked to be (and, when direct, is) in the tree: the
+  /// points that push. The others are swept beside it one by one (a corner of a resting face
+  /// lifting off must not keep the other three out of the tree).
+  std::uint8_t treeRows = 0;
   bool treeJoinable = false;  ///< written by EqualityTree::build: there is room for it
 };
+
+/// A direct (tree) contact block with points swept beside the tree (RowBlock::treeRows).
+inline bool hasRowsBesideTree(const RowBlock& block) {
+  return block.treeRole == TreeRole::Contact && block.treeRows != (1u << block.count) - 1u;
+}
 
 }  // namespace impetus

@@ -65,7 +65,9 @@ class EqualityTree {
   /// untouched; `out` keeps its capacity.
   void responseThroughTree(const ConstraintRow& row, std::span<const ConstraintRow> rows,
                            TreeResponse& out);
-  /// Blocks of one-sided rows (limits, contacts) the last solves found pulling.
+  /// Blocks of one-sided rows (limits, contacts) the last solves found pulling; or, when a
+  /// solve found a friction pair sliding, every friction pair's block (that solve applied
+  /// nothing: see solve).
   std::span<const int> released() const { return released_; }
   void clearReleased() { released_.clear(); }
 
@@ -86,9 +88,15 @@ class EqualityTree {
     std::uint8_t oneSided = 0;  ///< bit k: rows[k] only pushes (a limit, a contact)
     bool ridge = false;         ///< a face contact's rows (one too many: see invertDefinite)
     int oneSidedBlock = -1;     ///< their block (a node's one-sided rows are one block's)
-    std::uint8_t dim = 0;       ///< 6 (body), 1 (rotor), rowCount (constraint)
-    bool leaf = false;          ///< nothing is eliminated into it
-    bool released = false;      ///< found pulling since the last build (listed once)
+    /// A contact point's friction pair (its block, or -1): in the tree while its impulse stays
+    /// inside the Coulomb ball ||p|| <= ballBound + ballCoefficient * p_n, p_n the impulse of
+    /// row ballSlot of node ballNode (its normal row; that node is a contact's, made before).
+    int frictionBlock = -1;
+    int ballNode = -1, ballSlot = 0;
+    double ballBound = 0.0, ballCoefficient = 0.0;
+    std::uint8_t dim = 0;   ///< 6 (body), 1 (rotor), rowCount (constraint)
+    bool leaf = false;      ///< nothing is eliminated into it
+    bool released = false;  ///< found pulling since the last build (listed once)
     /// Eliminated as a pair with HingeElimination: kFusedBody (a body, with its parent hinge)
     /// or kFusedHinge (the hinge, with its child body); 0 for the one-by-one LDL^T.
     std::uint8_t fusion = 0;
@@ -109,6 +117,9 @@ class EqualityTree {
   void substitute();
   template <bool Fused>
   void substitute();  ///< Fused: some pairs go through HingeElimination
+  /// Whether a friction pair's answer in y_/z leaves its Coulomb ball; if so every friction pair
+  /// is listed in released_.
+  bool frictionSlides(std::span<const ConstraintRow> rows);
   /// Adds the body and rotor nodes' solution (their velocity changes) to the velocities.
   void applyVelocityChanges(std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds) const;
   static void writeLayout(std::span<const ConstraintRow> rows, std::span<const RowBlock> blocks,
@@ -132,6 +143,7 @@ class EqualityTree {
   std::vector<Node> nodes_;
   std::vector<HingeElimination> hinges_;  ///< by the fused body's node index
   bool anyFused_ = false;
+  bool anyFriction_ = false;  ///< some node is a friction pair
   /// Only equality rows, none a compliant leaf or a face's ridge: the body and rotor nodes'
   /// solution is exactly M^-1 J^T dp, applied as it is (one update a body, not one a row).
   bool bodySolutionExact_ = false;

@@ -49,8 +49,8 @@ class RowBuffer {
   /// stay valid while the buffer is solved (the tree is rebuilt when its limits change).
   void finalize(std::span<const SolverBodyMass> bodies,
                 std::span<const double> rotorInverseInertia);
-  /// The limits and contacts the tree's last solves found pulling leave it; returns whether the
-  /// tree changed.
+  /// The limits and contacts the tree's last solves found pulling leave it, and every friction
+  /// pair if one was found sliding; returns whether the tree changed.
   bool releasePullingRows();
   /// Limits and contacts outside the tree that push (every impulse > 0) and could join it do;
   /// returns whether the tree changed.
@@ -84,8 +84,10 @@ class RowBuffer {
   void respondThroughTree();
   void noteTreeCoverage();
   void prepareBlock(RowBlock& block);
-  /// Every row pushes (impulse > 0), all asking the same normal speed (see the .cpp).
-  bool pushesWithOneTarget(const RowBlock& block) const;
+  /// The rows that push (impulse > 0), if all ask the same normal speed, else 0 (see the .cpp).
+  std::uint8_t pushingRows(const RowBlock& block) const;
+  /// A friction pair's impulse is inside its Coulomb ball (see the .cpp).
+  bool sticks(const RowBlock& block) const;
 
   std::span<const SolverBodyMass> bodies_;
   std::span<const double> rotorInverseInertia_;
@@ -94,6 +96,7 @@ class RowBuffer {
   bool treeActive_ = false;
   bool treeHoldsAll_ = false;
   bool treeHoldsEqualities_ = false;
+  bool frictionInTree_ = true;  ///< no friction pair slid out of the tree this step
   EqualityTree tree_;
 };
 
