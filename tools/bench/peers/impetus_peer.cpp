@@ -27,7 +27,8 @@ class ImpetusPeer final : public PeerEngine {
         << sleep.angularTolerance << " rad/s for " << sleep.timeToSleep << " s), ";
     else
       o << "sleeping off, ";
-    o << "defaults: joints of a tree, their pushing limits and resting contacts solved exactly "
+    o << "defaults: joints of a tree, their pushing limits, resting contacts and sticking "
+         "friction solved exactly "
          "(EqualityTree), "
       << s.velocityIterations << " velocity iterations (stop at " << s.impulseTolerance
       << " N s or " << s.relativeImpulseTolerance
