@@ -198,6 +198,9 @@ constexpr double kStickingShare = 0.99;
 }  // namespace
 
 bool RowBuffer::sticks(const RowBlock& block) const {
+  // Only on a touching point (normal target 0): a closing gap's target is -gap / dt, and with the
+  // tree holding points tangentially still it is one of equalities that disagree, whose
+  // least-squares answer through the compliant leaves is impulses of hundreds of N s.
   const ConstraintRow* rows = &rows_[static_cast<size_t>(block.first)];
   const double limit =
       block.normBound + block.boundCoefficient * rows_[static_cast<size_t>(block.boundRow)].impulse;
