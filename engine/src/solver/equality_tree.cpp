@@ -238,6 +238,7 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
     }
     const bool contact = isContactBlock(block, rows);
     const bool friction = isFrictionBlock(block, rows);
+    int ballSlot = -1;  // friction: the slot of its normal row in that row's node
     if (friction) {
       const RowBlock* normal =
           lastContact >= 0 ? &blocks[static_cast<size_t>(lastContact)] : nullptr;
@@ -249,8 +250,10 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
         continue;
       }
       const Node& normalNode = nodes_[static_cast<size_t>(lastContactNode)];
-      if (std::find(normalNode.rows, normalNode.rows + normalNode.rowCount, block.boundRow) ==
-          normalNode.rows + normalNode.rowCount)
+      ballSlot = static_cast<int>(
+          std::find(normalNode.rows, normalNode.rows + normalNode.rowCount, block.boundRow) -
+          normalNode.rows);
+      if (ballSlot == normalNode.rowCount)
         continue;  // its point does not push: swept beside the tree, so is its friction
     } else if (block.kind != BlockKind::Equality && !contact) {
       continue;
@@ -344,12 +347,8 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
       c.oneSided = 0;
       c.oneSidedBlock = contact ? static_cast<int>(b) : -1;
       c.frictionBlock = friction ? static_cast<int>(b) : -1;
-      if (friction) {
-        const Node& normal = nodes_[static_cast<size_t>(lastContactNode)];
-        c.ballNode = lastContactNode;
-        c.ballSlot = static_cast<int>(
-            std::find(normal.rows, normal.rows + normal.rowCount, block.boundRow) - normal.rows);
-      }
+      c.ballNode = friction ? lastContactNode : -1;
+      c.ballSlot = ballSlot;
       c.released = false;
       for (int i = 0; i < block.count; ++i) {
         if (contact && !(block.treeRows >> i & 1u)) continue;  // a point that does not push
