@@ -108,7 +108,10 @@ TEST(HingeChain, Chain30StaysClosedAndNeverGainsEnergy) {
     peakGap = std::max(peakGap, world.largestAnchorSeparation());
     highest = std::max(highest, mechanicalEnergy(world) - zero);
   }
-  EXPECT_LT(peakGap, 0.01);  // the benchmark's goal is 1 mm; Bullet/ODE open 19-27 cm here
+  // The benchmark's goal is 1 cm; Bullet/ODE open 19-27 cm here. Measured 1.90 mm: Newton keeps
+  // stepping through the whip at 2.4 s where a step shrinks the error by less than half (3.42 mm
+  // when such a step fell back to joint-by-joint sweeps).
+  EXPECT_LT(peakGap, 2.5e-3);
   EXPECT_LE(highest, e0 * (1 + 1e-9));
   std::printf("chain30: peak anchor gap %.2f mm, energy at 10 s %.1f J of %.2f J\n", 1000 * peakGap,
               mechanicalEnergy(world) - zero, e0);

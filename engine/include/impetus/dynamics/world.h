@@ -177,10 +177,10 @@ class World {
   double correctPositions(BodyId a, BodyId b, double dt);
   enum class JointProjection { Newton, Sweep, Converged };
   /// One Newton step of the position pass on all joint rows (EqualityTree). Moves nothing and
-  /// returns Converged when their error is below jointTolerance(), Sweep when
-  /// it is not below half of `lastError` (the error before the last step, updated here) or
+  /// returns Converged when their error is below jointTolerance(), Sweep when it is above
+  /// `errorBound` (what the last step had to shrink the error to; set here for the next one) or
   /// when limits or penetrating contacts need correcting. Measures first (measuredJointError).
-  JointProjection projectJoints(const JointBuildContext& ctx, double dt, double& lastError);
+  JointProjection projectJoints(const JointBuildContext& ctx, double dt, double& errorBound);
   /// One NGS sweep over the penetrating contact manifolds; returns the largest penetration
   /// beyond the slop and the position tolerance that it met (unit: m; 0 when none), and raises
   /// `largestChange` to the largest pseudo-impulse change it made.
@@ -199,8 +199,9 @@ class World {
   /// Moves a body by a displacement (m) and a turn (rotation vector, rad), its momentum with it.
   static void moveBody(RigidBody& body, const Vec3& displacement, const Vec3& turn);
   /// Moves the bodies and rotors by dt times their pseudo-velocities (scaled down as a whole when
-  /// a body would turn by more than the linearisation holds) and zeroes them.
-  void applyPseudoVelocities(double dt);
+  /// a body would turn by more than the linearisation holds) and zeroes them; returns the factor
+  /// it moved by (pseudoVelocityStep).
+  double applyPseudoVelocities(double dt);
   /// The factor applyPseudoVelocities moves by: dt, scaled down as a whole when a body would turn
   /// by more than the linearisation holds (unit: s).
   double pseudoVelocityStep(double dt) const;
