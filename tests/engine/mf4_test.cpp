@@ -1,6 +1,7 @@
 // The MF-4 robot in seed 000's door experiment and seed 001's container experiment, driven by the
 // scripted inputs in scenes/ through the robot's own functional scheme.
 #include <gtest/gtest.h>
+#include <cstdio>
 
 #include <algorithm>
 #include <cmath>
@@ -143,9 +144,10 @@ TEST(Mf4, GripperHoldsTheContainerWhileTheArmLiftsIt) {
   };
   const double z0 = s.world->body(container).position.z();
   Vec3 grasped = Vec3::Zero();
-  double worstSlip = 0.0, lift = 0.0;
+  double worstSlip = 0.0, lift = 0.0, meanIterations = 0.0;
   runScripted(s, "mf4-container.csv", 4.5, [&] {
     const double t = s.world->time();
+    meanIterations += s.world->statistics().velocityIterations / 450.0;
     if (std::abs(t - 2.0) < 1e-9) grasped = inWrist();  // jaws closed, arm not moving yet
     if (t > 2.0) worstSlip = std::max(worstSlip, (inWrist() - grasped).norm());
     lift = s.world->body(container).position.z() - z0;
@@ -154,6 +156,11 @@ TEST(Mf4, GripperHoldsTheContainerWhileTheArmLiftsIt) {
   RecordProperty("slip_mm", std::to_string(worstSlip * 1e3));
   EXPECT_GT(lift, 0.3);
   EXPECT_LT(worstSlip, 0.01);
+  // The hull's face on the ground is in the tree: where the tree's answer pulls at a corner, only
+  // that corner leaves (for the step), not the face. Measured 18.1 velocity iterations a step;
+  // 25.7 when the whole face left and came back until the iterations ran out.
+  std::printf("mf4-container: %.2f velocity iterations a step\n", meanIterations);
+  EXPECT_LT(meanIterations, 20.0);
   // One motor closes both jaws symmetrically (the repeater): they meet the container's faces.
   EXPECT_NEAR(s.world->findJoint("jaw_left")->position(), 0.03, 0.002);
   EXPECT_NEAR(s.world->findJoint("jaw_right")->position(), -0.03, 0.002);

@@ -214,7 +214,24 @@ bool RowBuffer::releasePullingRows() {
   bool slides = false;
   for (int b : tree_.released())
     slides = slides || blocks_[static_cast<size_t>(b)].treeRole == TreeRole::Friction;
-  for (int b : tree_.released()) blocks_[static_cast<size_t>(b)].treeActive = false;
+  for (int b : tree_.released()) {
+    RowBlock& block = blocks_[static_cast<size_t>(b)];
+    if (block.treeRole == TreeRole::Contact) {
+      // Only the points that pulled leave (the tree's solve set their impulses to exactly 0);
+      // the manifold's others stay.
+      std::uint8_t pulled = 0;
+      for (int i = 0; i < block.count; ++i)
+        if ((block.treeRows >> i & 1u) &&
+            rows_[static_cast<size_t>(block.first + i)].impulse == 0.0)
+          pulled = static_cast<std::uint8_t>(pulled | (1u << i));
+      if (pulled == 0) pulled = block.treeRows;
+      block.releasedRows = static_cast<std::uint8_t>(block.releasedRows | pulled);
+      block.treeRows = static_cast<std::uint8_t>(block.treeRows & ~pulled);
+      block.treeActive = block.treeRows != 0;
+    } else {
+      block.treeActive = false;
+    }
+  }
   // A pair that slid lists them all (EqualityTree::frictionSlides): the step's friction goes back
   // to the sweep, for good (at most one such rebuild a step).
   if (slides) {
@@ -233,7 +250,7 @@ bool RowBuffer::admitPushingRows() {
   for (RowBlock& block : blocks_) {
     if (block.direct && block.treeRole == TreeRole::Contact) {
       // Points beside the tree that now push too (with the same target) join their manifold's.
-      const std::uint8_t mask = pushingRows(block);
+      const std::uint8_t mask = pushingRows(block) & static_cast<std::uint8_t>(~block.releasedRows);
       if ((mask & block.treeRows) == block.treeRows && mask != block.treeRows) {
         block.treeRows = mask;
         changed = true;
@@ -244,7 +261,7 @@ bool RowBuffer::admitPushingRows() {
     if (block.treeRole == TreeRole::Friction) {
       if (frictionInTree_ && sticks(block)) block.treeActive = changed = true;
     } else if (block.treeRole == TreeRole::Contact) {
-      block.treeRows = pushingRows(block);
+      block.treeRows = pushingRows(block) & static_cast<std::uint8_t>(~block.releasedRows);
       if (block.treeRows != 0) block.treeActive = changed = true;
     } else if (pushingRows(block) != 0) {  // a limit's one row
       block.treeActive = changed = true;

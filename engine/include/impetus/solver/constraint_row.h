@@ -135,6 +135,11 @@ struct RowBlock {
   /// points that push. The others are swept beside it one by one (a corner of a resting face
   /// lifting off must not keep the other three out of the tree).
   std::uint8_t treeRows = 0;
+  /// A contact block: bit k, row first + k left the tree this step because it pulled there. It
+  /// stays beside it for the step: a face's four corners are one row too many, and the tree's
+  /// least-norm answer may pull at a corner the sweep then finds pushing again (the MF-4's hull
+  /// went in and out of the tree until the iterations ran out).
+  std::uint8_t releasedRows = 0;
   bool treeJoinable = false;  ///< written by EqualityTree::build: there is room for it
 };
 
