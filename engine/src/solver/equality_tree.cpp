@@ -7,6 +7,7 @@
 #include "impetus/solver/row_buffer.h"
 #include "impetus/solver/sequential_impulse_solver.h"
 #include "impetus/solver/small_inverse.h"
+#include "impetus/util/headroom.h"
 
 namespace impetus {
 namespace {
@@ -167,7 +168,7 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
     for (int b : joinable_) blocks[static_cast<size_t>(b)].treeJoinable = true;
   }
   released_.clear();
-  if (released_.capacity() < blocks.size()) released_.reserve(blocks.size());
+  reserveWithHeadroom(released_, blocks.size());
   if (!structureReady_) return false;
   if (!factorise(rows, blocks, bodies, rotorInverseInertia)) {
     layout_.clear();  // choose afresh next time
@@ -393,17 +394,37 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
 
   // Adjacency (constraint <-> body/rotor), then a breadth-first order from each root; eliminating
   // in reverse breadth-first order takes every child before its parent.
+  // One flat list (node i's neighbours: adjacency_[adjacencyStart_[i], adjacencyStart_[i + 1]))
+  // whose size is twice the constraints' ends, so a body meeting more contacts than ever before
+  // does not allocate.
   const size_t n = nodes_.size();
-  if (adjacency_.size() < n) adjacency_.resize(n);
-  for (size_t i = 0; i < n; ++i) adjacency_[i].clear();
+  reserveWithHeadroom(adjacencyStart_, n + 1);
+  adjacencyStart_.assign(n + 1, 0);
+  size_t ends = 0;
   for (size_t i = 0; i < n; ++i) {
     if (nodes_[i].kind != NodeKind::Constraint) continue;
     for (int e : nodes_[i].ends) {
       if (e < 0) continue;
-      adjacency_[i].push_back(e);
-      adjacency_[static_cast<size_t>(e)].push_back(static_cast<int>(i));
+      ++adjacencyStart_[i + 1];
+      ++adjacencyStart_[static_cast<size_t>(e) + 1];
+      ends += 2;
     }
   }
+  for (size_t i = 0; i < n; ++i) adjacencyStart_[i + 1] += adjacencyStart_[i];
+  reserveWithHeadroom(adjacency_, ends);
+  adjacency_.resize(ends);
+  reserveWithHeadroom(adjacencyFill_, n);
+  adjacencyFill_.assign(adjacencyStart_.begin(), adjacencyStart_.end() - 1);
+  for (size_t i = 0; i < n; ++i) {
+    if (nodes_[i].kind != NodeKind::Constraint) continue;
+    for (int e : nodes_[i].ends) {
+      if (e < 0) continue;
+      adjacency_[static_cast<size_t>(adjacencyFill_[i]++)] = e;
+      adjacency_[static_cast<size_t>(adjacencyFill_[static_cast<size_t>(e)]++)] =
+          static_cast<int>(i);
+    }
+  }
+  reserveWithHeadroom(visited_, n);
   visited_.assign(n, 0);
   queue_.clear();
   // Trees with a grounded constraint grow from it (see above), the others from any node.
@@ -415,7 +436,9 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
     queue_.push_back(static_cast<int>(root));
     for (size_t head = queue_.size() - 1; head < queue_.size(); ++head) {
       const int i = queue_[head];
-      for (int next : adjacency_[static_cast<size_t>(i)]) {
+      for (int k = adjacencyStart_[static_cast<size_t>(i)];
+           k < adjacencyStart_[static_cast<size_t>(i) + 1]; ++k) {
+        const int next = adjacency_[static_cast<size_t>(k)];
         if (visited_[static_cast<size_t>(next)]) continue;
         visited_[static_cast<size_t>(next)] = 1;
         nodes_[static_cast<size_t>(next)].parent = i;
@@ -423,6 +446,7 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
       }
     }
   }
+  reserveWithHeadroom(order_, queue_.size());
   order_.assign(queue_.rbegin(), queue_.rend());
   for (Node& node : nodes_) {
     node.dim = static_cast<std::uint8_t>(node.kind == NodeKind::Body    ? 6

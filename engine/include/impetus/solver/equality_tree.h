@@ -150,7 +150,9 @@ class EqualityTree {
   std::vector<int> order_;   ///< elimination order: children before parents
   std::vector<int> blocks_;  ///< the direct blocks
   std::vector<int> bodyNode_, rotorNode_, unionParent_;
-  std::vector<std::vector<int>> adjacency_;
+  std::vector<int> adjacency_;       ///< every node's neighbours, node by node
+  std::vector<int> adjacencyStart_;  ///< node i's: [start_[i], start_[i + 1]) of adjacency_
+  std::vector<int> adjacencyFill_;   ///< building them: where node i's next one goes
   std::vector<Mat6> diagonal_;
   std::vector<Vec6> y_;
   std::vector<SolverVelocity> scratchVelocities_;  ///< responseThroughTree's, zero between calls
