@@ -394,9 +394,9 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
 
   // Adjacency (constraint <-> body/rotor), then a breadth-first order from each root; eliminating
   // in reverse breadth-first order takes every child before its parent.
-  // One flat list (node i's neighbours: adjacency_[adjacencyStart_[i], adjacencyStart_[i + 1]))
-  // whose size is twice the constraints' ends, so a body meeting more contacts than ever before
-  // does not allocate.
+  // One flat list (node i's neighbours: adjacency_[adjacencyStart_[i], adjacencyStart_[i + 1])),
+  // its room kept at twice the constraints' ends: a body meeting more contacts than ever before
+  // does not allocate a list of its own.
   const size_t n = nodes_.size();
   reserveWithHeadroom(adjacencyStart_, n + 1);
   adjacencyStart_.assign(n + 1, 0);
