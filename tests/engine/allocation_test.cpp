@@ -169,9 +169,10 @@ TEST(Allocation, ARagdollFallingOnTheGroundStepsWithoutAllocating) {
     previous = id;
   }
   // Warm-up is a rehearsal: the fall is stepped once, then again from the same state (bit for
-  // bit the same steps), counted. The buffers grow to the fall's busiest step, which comes late
-  // and moves with any change to the solver (20 contacts at 2.2 s here); a fixed warm-up length
-  // would only guess it.
+  // bit the same steps), counted - the landing included. The buffers grow to the fall's busiest
+  // step, which moves with any change to the solver (a variant tried in session 19 bounced the
+  // chain for seconds, to 20 contacts at 2.2 s, long after a fixed 150-step warm-up); a fixed
+  // warm-up length would only guess it.
   StateWriter start;
   world.saveState(start);
   for (int i = 0; i < 300; ++i) ASSERT_TRUE(world.step(0.01).ok);

@@ -1,10 +1,10 @@
 // The MF-4 robot in seed 000's door experiment and seed 001's container experiment, driven by the
 // scripted inputs in scenes/ through the robot's own functional scheme.
 #include <gtest/gtest.h>
-#include <cstdio>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "impetus/probes/probe.h"

@@ -224,7 +224,7 @@ bool RowBuffer::releasePullingRows() {
         if ((block.treeRows >> i & 1u) &&
             rows_[static_cast<size_t>(block.first + i)].impulse == 0.0)
           pulled = static_cast<std::uint8_t>(pulled | (1u << i));
-      if (pulled == 0) pulled = block.treeRows;
+      if (pulled == 0) pulled = block.treeRows;  // none found: the whole manifold, as before
       block.releasedRows = static_cast<std::uint8_t>(block.releasedRows | pulled);
       block.treeRows = static_cast<std::uint8_t>(block.treeRows & ~pulled);
       block.treeActive = block.treeRows != 0;
