@@ -108,6 +108,64 @@ TEST(QualityMeter, KineticEnergyUsesTheBodyFrameInertia) {
   EXPECT_NEAR(QualityMeter(s).energy(states) - potential, 0.5 * s.bodies[0].inertia.y() * 4, 1e-12);
 }
 
+TEST(BenchScenes, RagdollDropsRaiseTheWholeRagdollFromSixtyCentimetresToTwoAndAHalfMetres) {
+  const BenchScene drops = sceneByName("ragdoll-drops");
+  const BenchScene ragdoll = ragdollScene();
+  ASSERT_EQ(drops.variantRaises.size(), 12u);
+  EXPECT_NEAR(drops.variantRaises.front(), -0.4, 1e-12);  // soles 0.6 m up
+  EXPECT_NEAR(drops.variantRaises.back(), 1.5, 1e-12);    // soles 2.5 m up
+  ASSERT_EQ(drops.bodies.size(), ragdoll.bodies.size());
+  const BenchScene raised = raisedScene(drops, 0.5);
+  EXPECT_TRUE(raised.variantRaises.empty());  // a copy is one scene, not 12 again
+  for (size_t i = 0; i < ragdoll.bodies.size(); ++i)
+    EXPECT_LT((raised.bodies[i].position - ragdoll.bodies[i].position - Vec3(0, 0, 0.5)).norm(),
+              1e-12);
+  for (size_t i = 0; i < ragdoll.joints.size(); ++i)
+    EXPECT_LT((raised.joints[i].anchor - ragdoll.joints[i].anchor - Vec3(0, 0, 0.5)).norm(), 1e-12);
+}
+
+TEST(QualityMeter, WorstOfTakesTheLargerPeaksAndTheEarlierFailure) {
+  Quality a, b;
+  a.peakAnchorGap = 0.002;
+  b.peakAnchorGap = 0.005;
+  a.peakAxisError = 0.3;
+  b.peakAxisError = 0.1;
+  a.finalEnergyRatio = 0.07;
+  b.finalEnergyRatio = 0.09;
+  b.diverged = true;
+  b.divergedAt = 0.8;
+  a.engineWarningAt = 0.5;
+  b.engineWarningAt = 0.3;
+  const Quality w = worstOf(a, b);
+  EXPECT_DOUBLE_EQ(w.peakAnchorGap, 0.005);
+  EXPECT_DOUBLE_EQ(w.peakAxisError, 0.3);
+  EXPECT_DOUBLE_EQ(w.finalEnergyRatio, 0.09);
+  EXPECT_TRUE(w.diverged);
+  EXPECT_DOUBLE_EQ(w.divergedAt, 0.8);  // only b diverged: its time, not a's 0
+  EXPECT_DOUBLE_EQ(w.engineWarningAt, 0.3);
+  a.engineWarningAt = -1.0;  // no warning
+  EXPECT_DOUBLE_EQ(worstOf(a, b).engineWarningAt, 0.3);
+}
+
+TEST(PeerRunner, RaisedVariantsReportTheWorstQualityOfThemAll) {
+  // Two drops of the ragdoll (soles 0.6 and 1.4 m up, 0.8 s: both land) run as one scene report
+  // what each run alone reports at worst (Impetus is deterministic: the same numbers exactly).
+  BenchScene drops = ragdollDropsScene();
+  drops.steps = 80;
+  drops.variantRaises = {-0.4, 0.4};
+  auto engine = makeImpetusPeer();
+  const PeerResult both = runPeer(*engine, drops, 1);
+  EXPECT_EQ(both.scene, "ragdoll-drops");
+  EXPECT_GT(both.stepsPerSecond, 0.0);
+  const PeerResult low = runPeer(*engine, raisedScene(drops, -0.4), 1);
+  const PeerResult high = runPeer(*engine, raisedScene(drops, 0.4), 1);
+  EXPECT_NE(low.quality.peakAnchorGap, high.quality.peakAnchorGap);  // two different landings
+  EXPECT_EQ(both.quality.peakAnchorGap,
+            std::max(low.quality.peakAnchorGap, high.quality.peakAnchorGap));
+  EXPECT_EQ(both.quality.finalEnergyRatio,
+            std::max(low.quality.finalEnergyRatio, high.quality.finalEnergyRatio));
+}
+
 TEST(PeerRunner, ResultRowsRoundTrip) {
   PeerResult r;
   r.scene = "ragdoll";

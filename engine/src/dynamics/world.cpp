@@ -487,6 +487,21 @@ void World::orderContactsFromTheGround() {
   // one pass whatever order the bodies were created in (in the tests' stacks, built bottom-up,
   // detection order already was this order: no measured change there).
   const size_t n = bodies_.size();
+  const std::span<const ContactPoint> awake = awakeContacts();
+  // Each body's contacts as one flat list (both ends): the walk visits each contact twice, where
+  // scanning every contact for every body it reached was O(bodies x contacts).
+  contactStart_.assign(n + 1, 0);
+  for (const ContactPoint& c : awake) {
+    ++contactStart_[static_cast<size_t>(c.bodyA) + 1];
+    ++contactStart_[static_cast<size_t>(c.bodyB) + 1];
+  }
+  for (size_t i = 0; i < n; ++i) contactStart_[i + 1] += contactStart_[i];
+  contactNeighbour_.resize(static_cast<size_t>(contactStart_[n]));
+  contactFill_.assign(contactStart_.begin(), contactStart_.end() - 1);
+  for (const ContactPoint& c : awake) {
+    contactNeighbour_[static_cast<size_t>(contactFill_[static_cast<size_t>(c.bodyA)]++)] = c.bodyB;
+    contactNeighbour_[static_cast<size_t>(contactFill_[static_cast<size_t>(c.bodyB)]++)] = c.bodyA;
+  }
   bodyLevel_.assign(n, -1);
   levelQueue_.clear();
   for (size_t i = 0; i < n; ++i)
@@ -494,31 +509,34 @@ void World::orderContactsFromTheGround() {
       bodyLevel_[i] = 0;
       levelQueue_.push_back(static_cast<int>(i));
     }
+  int deepest = 0;
   for (size_t head = 0; head < levelQueue_.size(); ++head) {
-    const int body = levelQueue_[head];
-    for (const ContactPoint& c : awakeContacts()) {
-      const int other = c.bodyA == body ? c.bodyB : c.bodyB == body ? c.bodyA : -1;
-      if (other < 0 || bodyLevel_[static_cast<size_t>(other)] >= 0) continue;
-      bodyLevel_[static_cast<size_t>(other)] = bodyLevel_[static_cast<size_t>(body)] + 1;
-      levelQueue_.push_back(other);
+    const size_t body = static_cast<size_t>(levelQueue_[head]);
+    for (int k = contactStart_[body]; k < contactStart_[body + 1]; ++k) {
+      const size_t other = static_cast<size_t>(contactNeighbour_[static_cast<size_t>(k)]);
+      if (bodyLevel_[other] >= 0) continue;
+      bodyLevel_[other] = bodyLevel_[body] + 1;
+      deepest = bodyLevel_[other];
+      levelQueue_.push_back(static_cast<int>(other));
     }
   }
+  // A contact's level is its lower body's; contacts no walk reached (between bodies touching no
+  // ground) go last.
+  const int unreached = deepest + 1;
   const auto level = [&](const ContactPoint& c) {
     const int la = bodyLevel_[static_cast<size_t>(c.bodyA)],
               lb = bodyLevel_[static_cast<size_t>(c.bodyB)];
-    return std::min(la < 0 ? 1 << 30 : la, lb < 0 ? 1 << 30 : lb);
+    return std::min(la < 0 ? unreached : la, lb < 0 ? unreached : lb);
   };
-  // Stable by (level, detection index): a manifold's points share their level and stay together.
-  // std::sort on reused keys and a reused scratch vector: no allocation per step.
-  // Only the awake contacts are ordered; the sleeping ones stay behind them.
-  contactOrder_.clear();
-  for (size_t i = 0; i < awakeContactCount_; ++i)
-    contactOrder_.emplace_back(level(contacts_[i]), static_cast<int>(i));
-  std::sort(contactOrder_.begin(), contactOrder_.end());
-  contactScratch_.clear();
-  for (const auto& [lvl, index] : contactOrder_)
-    contactScratch_.push_back(contacts_[static_cast<size_t>(index)]);
-  if (awakeContactCount_ == contacts_.size())
+  // Stable by (level, detection index), counted into place: a manifold's points share their
+  // level and stay together. Only the awake contacts are ordered; the sleeping ones stay behind.
+  levelStart_.assign(static_cast<size_t>(unreached) + 2, 0);
+  for (const ContactPoint& c : awake) ++levelStart_[static_cast<size_t>(level(c)) + 1];
+  for (size_t l = 0; l + 1 < levelStart_.size(); ++l) levelStart_[l + 1] += levelStart_[l];
+  contactScratch_.resize(awake.size());
+  for (const ContactPoint& c : awake)
+    contactScratch_[static_cast<size_t>(levelStart_[static_cast<size_t>(level(c))]++)] = c;
+  if (awake.size() == contacts_.size())
     contacts_.swap(contactScratch_);
   else
     std::copy(contactScratch_.begin(), contactScratch_.end(), contacts_.begin());

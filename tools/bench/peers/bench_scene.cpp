@@ -148,13 +148,31 @@ BenchScene ragdollScene() {
   return s;
 }
 
+BenchScene ragdollDropsScene() {
+  BenchScene s = ragdollScene();
+  s.name = "ragdoll-drops";
+  constexpr int kHeights = 12;
+  for (int k = 0; k < kHeights; ++k)  // -0.4 .. +1.5 m: soles 0.6 .. 2.5 m up
+    s.variantRaises.push_back(-0.4 + 1.9 * k / (kHeights - 1));
+  return s;
+}
+
+BenchScene raisedScene(const BenchScene& scene, double dz) {
+  BenchScene s = scene;
+  s.variantRaises.clear();
+  for (BenchBody& b : s.bodies) b.position.z() += dz;
+  for (BenchJoint& j : s.joints) j.anchor.z() += dz;
+  return s;
+}
+
 BenchScene sceneByName(const std::string& name) {
   if (name == "chain30") return chainScene(30);
   if (name == "chain100") return chainScene(100);
   if (name == "stack10") return stack10Scene();
   if (name == "ragdoll") return ragdollScene();
+  if (name == "ragdoll-drops") return ragdollDropsScene();
   throw std::invalid_argument("unknown benchmark scene '" + name +
-                              "' (chain30, chain100, stack10, ragdoll)");
+                              "' (chain30, chain100, stack10, ragdoll, ragdoll-drops)");
 }
 
 }  // namespace peers

@@ -53,12 +53,21 @@ struct BenchScene {
   /// rest), so that E = KE + sum m g z - potentialZero.
   double potentialZero = 0.0;
   int topBody = -1;  ///< stack: the body whose horizontal drift decides "standing"
+  /// Run as copies raised by each of these (m) and reported together (peer_runner: the mean
+  /// cost of a step, the worst quality): where a dropped ragdoll lands, and so what its landing
+  /// costs, changes chaotically with the height. Empty: the scene as it is.
+  std::vector<double> variantRaises;
 };
 
 BenchScene chainScene(int links);  ///< chain30 (links = 30), chain100
 BenchScene stack10Scene();
 BenchScene ragdollScene();
-/// The scene by name ("chain30", "chain100", "stack10", "ragdoll"); throws on an unknown name.
+/// The ragdoll dropped from 12 heights, soles 0.6 to 2.5 m above the ground ("ragdoll-drops").
+BenchScene ragdollDropsScene();
+/// The scene with every body and joint anchor `dz` higher (m); no variants of its own.
+BenchScene raisedScene(const BenchScene& scene, double dz);
+/// The scene by name ("chain30", "chain100", "stack10", "ragdoll", "ragdoll-drops"); throws on
+/// an unknown name.
 BenchScene sceneByName(const std::string& name);
 
 }  // namespace peers

@@ -20,6 +20,9 @@ struct PeerResult {
   Quality quality;
 };
 
+/// One quality run and `runs` timed runs (their median); a scene with variants
+/// (BenchScene::variantRaises) runs each variant so and reports the mean step cost over them and
+/// the worst quality.
 PeerResult runPeer(PeerEngine& engine, const BenchScene& scene, int runs);
 
 std::string toLine(const PeerResult& r);
@@ -37,7 +40,7 @@ std::string markdownTable(const std::vector<PeerResult>& results);
 /// Common command line: --runs N, --scenes a,b, --engines x,y (substring of the label).
 struct PeerOptions {
   int runs = 5;
-  std::vector<std::string> scenes{"chain30", "stack10", "ragdoll", "chain100"};
+  std::vector<std::string> scenes{"chain30", "stack10", "ragdoll", "ragdoll-drops", "chain100"};
   std::vector<std::string> engines;  ///< empty: all
   bool rowsOnly = false;             ///< print toLine() rows (the child process)
 };

@@ -75,4 +75,23 @@ void QualityMeter::record(int step, const std::vector<BodyState>& states) {
   }
 }
 
+Quality worstOf(const Quality& a, const Quality& b) {
+  Quality w;
+  w.peakAnchorGap = std::max(a.peakAnchorGap, b.peakAnchorGap);
+  w.peakAxisError = std::max(a.peakAxisError, b.peakAxisError);
+  w.peakLimitOvershoot = std::max(a.peakLimitOvershoot, b.peakLimitOvershoot);
+  w.finalEnergyRatio = std::max(a.finalEnergyRatio, b.finalEnergyRatio);
+  w.peakEnergyRatio = std::max(a.peakEnergyRatio, b.peakEnergyRatio);
+  w.topDrift = std::max(a.topDrift, b.topDrift);
+  w.diverged = a.diverged || b.diverged;
+  w.divergedAt = !a.diverged   ? b.divergedAt
+                 : !b.diverged ? a.divergedAt
+                               : std::min(a.divergedAt, b.divergedAt);
+  const bool warnedA = a.engineWarningAt >= 0.0, warnedB = b.engineWarningAt >= 0.0;
+  w.engineWarningAt = !warnedA   ? b.engineWarningAt
+                      : !warnedB ? a.engineWarningAt
+                                 : std::min(a.engineWarningAt, b.engineWarningAt);
+  return w;
+}
+
 }  // namespace peers

@@ -29,6 +29,10 @@ struct Quality {
   double engineWarningAt = -1.0;  ///< first step the engine reported instability (s), or -1
 };
 
+/// The worse of two runs' qualities, figure by figure (the larger peaks, final energy and drift;
+/// the earlier divergence and engine warning).
+Quality worstOf(const Quality& a, const Quality& b);
+
 class QualityMeter {
  public:
   explicit QualityMeter(const BenchScene& scene);

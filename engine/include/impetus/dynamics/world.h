@@ -271,9 +271,13 @@ class World {
   std::vector<char> wakeMarks_;    ///< per body (scratch of wakeMarkedIslands)
   std::vector<char> islandReady_;  ///< per island root (scratch of updateSleep)
   std::vector<int> restitutionBlocks_;
+  // Scratch of orderContactsFromTheGround.
   std::vector<int> bodyLevel_;
   std::vector<int> levelQueue_;
-  std::vector<std::pair<int, int>> contactOrder_;  ///< (level, detection index)
+  std::vector<int> contactStart_;      ///< body i's neighbours: [start[i], start[i + 1])
+  std::vector<int> contactNeighbour_;  ///< the other body of each of its contacts
+  std::vector<int> contactFill_;
+  std::vector<int> levelStart_;  ///< counting sort: where level l's contacts go next
   std::vector<ContactPoint> contactScratch_;
   std::vector<ContactPoint> previousContacts_;  ///< scratch: last step's points while detecting
   std::vector<double> rotorAngles_{0.0};        ///< slot 0: "no rotor"
