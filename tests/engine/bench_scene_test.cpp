@@ -238,9 +238,7 @@ TEST(ImpetusPeer, RagdollDroppedFromHigherStillKeepsItsJointsAndStops) {
   // left 8.9 mm gaps and a wrist 0.18 rad past its stop; as compliant leaves of the exact tree
   // (EqualityTree) 0.46 mm and 0.000 rad. The other heights: 0.36 mm / 0.71 mm, 0.000 rad.
   for (const double raise : {0.25, 0.4, 0.5}) {
-    BenchScene s = ragdollScene();
-    for (BenchBody& b : s.bodies) b.position.z() += raise;
-    for (BenchJoint& j : s.joints) j.anchor.z() += raise;
+    const BenchScene s = raisedScene(ragdollScene(), raise);
     auto engine = makeImpetusPeer();
     const PeerResult r = runPeer(*engine, s, 1);
     EXPECT_LT(r.quality.peakAnchorGap, 0.005) << "raised " << raise << " m";
