@@ -4,11 +4,13 @@
 #include <btBulletCollisionCommon.h>
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <string>
 
 #include "contact_manifold.h"
+#include "primitive_broadphase.h"
 #include "primitive_contacts.h"
 
 namespace impetus {
@@ -126,6 +128,13 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   std::vector<std::unique_ptr<BodyObject>> objects;  // by insertion
   std::vector<BodyObject*> byBody;                   // body id -> object
   std::set<std::uint64_t> disabledPairs;
+  // Bodies whose shapes are all primitives: paired by our own sweep (primitive_broadphase.h);
+  // Bullet only sees the pairs with a mesh, hull or cylinder in them.
+  std::vector<BodyObject*> primitiveObjects;
+  bool primitiveObjectsStale = true;
+  bool anyBulletObject = false;
+  PrimitiveBroadphase primitivePairs;
+  std::vector<WorldBox> primitiveBoxes;
   // Per-step scratch (no allocation once warm).
   std::vector<ContactPoint> fresh;
   std::vector<ManifoldEntry> freshOrder, previousOrder;
@@ -166,11 +175,16 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     return c;
   }
 
-  /// Collides a pair of primitive-only bodies in closed form; false leaves it to Bullet.
-  bool collidePrimitivePair(const btCollisionObject* a, const btCollisionObject* b) {
-    const BodyObject* oa = byBody[static_cast<size_t>(a->getUserIndex())];
-    const BodyObject* ob = byBody[static_cast<size_t>(b->getUserIndex())];
-    if (!oa->primitive || !ob->primitive) return false;
+  /// Whether two bodies' shapes may touch at all: not two bodies that do not move, not a pair
+  /// switched off (e.g. jointed), and each in a group the other's mask takes.
+  bool mayCollide(const BodyObject& oa, const BodyObject& ob) const {
+    if (!oa.dynamic && !ob.dynamic) return false;
+    if (disabledPairs.count(pairKey(oa.body, ob.body))) return false;
+    return (oa.group & ob.mask) != 0 && (ob.group & oa.mask) != 0;
+  }
+
+  /// Collides a pair of primitive-only bodies in closed form.
+  void collidePrimitivePair(const BodyObject* oa, const BodyObject* ob) {
     if (oa->body > ob->body) std::swap(oa, ob);  // a canonical order: the manifold's key
     const RigidBody& ba = currentBodies[static_cast<size_t>(oa->body)];
     const RigidBody& bb = currentBodies[static_cast<size_t>(ob->body)];
@@ -191,7 +205,37 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
         }
       }
     }
-    return true;
+  }
+
+  /// The primitive bodies' pairs whose boxes overlap (grown by the contact margin, as Bullet's
+  /// are), collided in closed form.
+  void collidePrimitivePairs() {
+    if (primitiveObjectsStale) {
+      primitiveObjects.clear();
+      for (auto& o : objects)
+        if (o->primitive) primitiveObjects.push_back(o.get());
+      primitivePairs.reset();
+      primitiveObjectsStale = false;
+    }
+    primitiveBoxes.resize(primitiveObjects.size());
+    for (size_t k = 0; k < primitiveObjects.size(); ++k) {
+      const BodyObject& o = *primitiveObjects[k];
+      WorldBox box{Vec3::Constant(std::numeric_limits<double>::infinity()),
+                   Vec3::Constant(-std::numeric_limits<double>::infinity())};
+      for (size_t i = 0; i < o.childDesc.size(); ++i) {
+        const WorldBox child = primitiveBox(o.descs[static_cast<size_t>(o.childDesc[i])],
+                                            o.childWorldPose[i], kContactMargin);
+        box.min = box.min.cwiseMin(child.min);
+        box.max = box.max.cwiseMax(child.max);
+      }
+      primitiveBoxes[k] = box;
+    }
+    primitivePairs.setBoxes(primitiveBoxes);
+    primitivePairs.forEachOverlap([&](int i, int j) {
+      const BodyObject* oa = primitiveObjects[static_cast<size_t>(i)];
+      const BodyObject* ob = primitiveObjects[static_cast<size_t>(j)];
+      if (mayCollide(*oa, *ob) && !frozen(oa->body, ob->body)) collidePrimitivePair(oa, ob);
+    });
   }
 
   static void nearCallback(btBroadphasePair& pair, btCollisionDispatcher& dispatcher,
@@ -201,8 +245,7 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     const auto* b = static_cast<const btCollisionObject*>(pair.m_pProxy1->m_clientObject);
     if (!dispatcher.needsCollision(a, b)) return;
     if (w.frozen(a->getUserIndex(), b->getUserIndex())) return;
-    if (!w.collidePrimitivePair(a, b))
-      btCollisionDispatcher::defaultNearCallback(pair, dispatcher, info);
+    btCollisionDispatcher::defaultNearCallback(pair, dispatcher, info);
   }
 
   /// Neither body moves and one sleeps: the pair keeps last step's points as they are.
@@ -281,15 +324,14 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     for (auto& o : objects) world.removeCollisionObject(o->object.get());
   }
 
-  // Broadphase filter: non-dynamic pairs never, disabled (e.g. jointed) pairs never, then groups.
+  // Bullet's broadphase filter: the pairs with a non-primitive body that mayCollide.
   bool needBroadphaseCollision(btBroadphaseProxy* p0, btBroadphaseProxy* p1) const override {
     const auto* a = static_cast<const btCollisionObject*>(p0->m_clientObject);
     const auto* b = static_cast<const btCollisionObject*>(p1->m_clientObject);
     const BodyObject* oa = byBody[static_cast<size_t>(a->getUserIndex())];
     const BodyObject* ob = byBody[static_cast<size_t>(b->getUserIndex())];
-    if (!oa->dynamic && !ob->dynamic) return false;
-    if (disabledPairs.count(pairKey(oa->body, ob->body))) return false;
-    return (oa->group & ob->mask) != 0 && (ob->group & oa->mask) != 0;
+    if (oa->primitive && ob->primitive) return false;  // collidePrimitivePairs has them
+    return mayCollide(*oa, *ob);
   }
 
   std::unique_ptr<btCollisionShape> makeShape(const ShapeDesc& s, bool dynamic) {
@@ -385,6 +427,8 @@ void CollisionWorld::addShape(BodyId id, const RigidBody& body, const ShapeDesc&
   }
   o->group |= shape.group;
   o->mask |= shape.mask;
+  w.primitiveObjectsStale = true;
+  w.anyBulletObject = w.anyBulletObject || !o->primitive;
   o->object->setWorldTransform(btTransform(bt(body.orientation), bt(body.position)));
   w.world.addCollisionObject(o->object.get(), btBroadphaseProxy::DefaultFilter,
                              btBroadphaseProxy::AllFilter);
@@ -420,7 +464,7 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
   Impl& w = *impl_;
   for (auto& o : w.objects) {
     const RigidBody& b = bodies[static_cast<size_t>(o->body)];
-    if (o->dynamic || b.type == BodyType::Kinematic)
+    if (w.anyBulletObject && (o->dynamic || b.type == BodyType::Kinematic))
       o->object->setWorldTransform(btTransform(bt(b.orientation), bt(b.position)));
     // Primitive shapes in the world once a step, not once for each pair they are in.
     if (o->primitive)
@@ -435,7 +479,9 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
   w.fresh.clear();
   w.currentBodies = bodies;
   w.currentMaterials = &materials;
-  w.world.performDiscreteCollisionDetection();  // primitive pairs add to `fresh` as they come
+  w.collidePrimitivePairs();
+  // Pairs with a mesh, hull or cylinder: Bullet's broadphase and narrowphase.
+  if (w.anyBulletObject) w.world.performDiscreteCollisionDetection();
 
   const int manifolds = w.dispatcher.getNumManifolds();
   for (int m = 0; m < manifolds; ++m) {

@@ -1,7 +1,8 @@
 #pragma once
-// Collision detection: Bullet's broadphase finds the pairs; pairs of primitive shapes (plane,
-// sphere, capsule, box) get their points in closed form (primitive_contacts.h), the others from
-// Bullet's narrowphase; our manifolds carry points from step to step and our solver does all
+// Collision detection: bodies made of primitive shapes (plane, sphere, capsule, box) are paired by
+// our own sweep (primitive_broadphase.h) and get their points in closed form
+// (primitive_contacts.h); pairs with a mesh, hull or cylinder go through Bullet's broadphase and
+// narrowphase; our manifolds carry points from step to step and our solver does all
 // dynamics. Private to the engine: no public header sees Bullet.
 
 #include <cstdint>
