@@ -268,6 +268,7 @@ TEST(Solver, StopsAtTheWallClockBudgetAndReportsIt) {
   settings.solver.impulseTolerance = 0.0;
   settings.solver.relativeImpulseTolerance = 0.0;
   settings.solver.velocityTolerance = 0.0;
+  settings.solver.stallVelocity = 0.0;
   settings.solver.timeBudget = 0.002;    // s
   settings.solver.directJoints = false;  // swept joint by joint (the tree is exact at once)
   World world(settings);

@@ -261,6 +261,7 @@ StepStatus World::stepDynamics(double dt) {
     total.largestImpulseChange = s.largestImpulseChange;
     total.converged = s.converged;
     total.outOfTime = total.outOfTime || s.outOfTime;
+    total.stalled = total.stalled || s.stalled;
     total.integrateVelocitySeconds += s.integrateVelocitySeconds;
     total.prepareSeconds += s.prepareSeconds;
     total.solveVelocitySeconds += s.solveVelocitySeconds;
@@ -303,6 +304,7 @@ StepStatus World::substep(double dt) {
   stop.tolerance = solver.impulseTolerance;
   stop.relativeTolerance = solver.relativeImpulseTolerance;
   stop.velocityTolerance = solver.velocityTolerance;
+  stop.stallVelocity = solver.stallVelocity;
   stop.useDeadline = adaptive && solver.timeBudget > 0.0;
   stop.deadline = t2 + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(solver.timeBudget));
@@ -338,6 +340,7 @@ StepStatus World::substep(double dt) {
   statistics_.largestImpulseChange = velocityResult.largestImpulseChange;
   statistics_.converged = velocityResult.converged;
   statistics_.outOfTime = velocityResult.outOfTime;
+  statistics_.stalled = velocityResult.stalled;
   statistics_.contacts = static_cast<int>(contacts_.size());
   statistics_.sleepingBodies = sleepingCount_;
   statistics_.integrateVelocitySeconds = seconds(t0, tc);

@@ -33,7 +33,8 @@ class ImpetusPeer final : public PeerEngine {
       << s.velocityIterations << " velocity iterations (stop at " << s.impulseTolerance
       << " N s or " << s.relativeImpulseTolerance
       << " of the largest impulse, or once no swept row's velocity changes by "
-      << s.velocityTolerance << " m/s), " << s.positionIterations
+      << s.velocityTolerance << " m/s, or once a slow mode below " << s.stallVelocity
+      << " m/s would not halve in the iterations left), " << s.positionIterations
       << " position iterations (Newton on a joint tree; stop at " << s.positionTolerance
       << " m or rad, joint errors below " << s.deferredJointError
       << " left to the next step's pre-projection), " << s.substeps

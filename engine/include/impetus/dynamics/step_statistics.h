@@ -10,6 +10,7 @@ struct StepStatistics {
   double largestImpulseChange = 0.0;  ///< max |dp| in the last velocity iteration (unit: N s)
   bool converged = false;             ///< velocity iterations stopped by the tolerance
   bool outOfTime = false;             ///< velocity iterations stopped by the time budget
+  bool stalled = false;  ///< velocity iterations stopped in a slow mode (stallVelocity)
   // Stage timings (unit: s), in step order.
   int contacts = 0;        ///< contact points this step
   int sleepingBodies = 0;  ///< bodies asleep after the step (WorldSettings::sleep)

@@ -22,6 +22,7 @@ struct SolveResult {
   double largestImpulseChange = 0.0;  ///< max |dp| of the last iteration (unit: N s)
   bool converged = false;             ///< stopped by the tolerance
   bool outOfTime = false;             ///< stopped by the time budget
+  bool stalled = false;               ///< stopped in a slow mode (SolveStop::stallVelocity)
 };
 
 /// Applies the accumulated impulses (warm start) to the velocities.
@@ -45,6 +46,9 @@ struct SolveStop {
   /// |dp_i| (unit: m/s or rad/s). The tree's rows are exact at each iteration's end; its change
   /// is the kinetic-metric projection of the sweep's, so no larger than it.
   double velocityTolerance = 0.0;
+  /// ... or once the sweep's velocity change, below this (unit: m/s or rad/s), shrinks so slowly
+  /// that the iterations left would not halve it (0: never).
+  double stallVelocity = 0.0;
   bool useDeadline = false;
   std::chrono::steady_clock::time_point deadline{};
 };

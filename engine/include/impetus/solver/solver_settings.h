@@ -27,6 +27,11 @@ struct SolverSettings {
   /// let Gauss-Seidel shift impulses among themselves long after the velocities have settled:
   /// a resting ragdoll ran all 20 iterations for changes of 5e-6 m/s.
   double velocityTolerance = 1e-5;
+  /// ... or once the iterations stall: the swept rows' velocity change is below this (unit: m/s
+  /// or rad/s; over a 10 ms step 10 um) and shrinks by less than 10 % an iteration, so slowly
+  /// that the iterations left would not halve it. What is left is carried by the warm start to
+  /// the next step. 0 iterates to the tolerance or the cap.
+  double stallVelocity = 1e-3;
   double timeBudget = 0.0;  ///< wall-clock limit for the velocity iterations (unit: s); 0 = none
   bool warmStart = true;    ///< start from the previous step's accumulated impulses
   /// Solve the joints whose bodies form a tree exactly, in linear time, as one block of each
