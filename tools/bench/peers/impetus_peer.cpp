@@ -38,7 +38,8 @@ class ImpetusPeer final : public PeerEngine {
       << " position iterations (Newton on a joint tree; stop at " << s.positionTolerance
       << " m or rad, joint errors below " << s.deferredJointError
       << " left to the next step's pre-projection), " << s.substeps
-      << " substep, primitive contacts in closed form, built for "
+      << " substep, primitive bodies paired by sweep and prune and their contacts in closed form, "
+         "built for "
 #if defined(__AVX2__) && defined(__FMA__)
       << "x86-64-v3";
 #else
