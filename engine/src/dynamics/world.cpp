@@ -1,5 +1,7 @@
 #include "impetus/dynamics/world.h"
 
+#include "../articulation/articulation.h"
+#include "../articulation/articulation_rows.h"
 #include "../contact/collision_world.h"
 #include "impetus/drives/motor_rows.h"
 
@@ -51,6 +53,7 @@ BodyId World::addBody(const RigidBodyDesc& desc) {
   if (findBody(desc.name) >= 0)
     throw std::invalid_argument("duplicate body name '" + desc.name + "'");
   bodies_.push_back(makeRigidBody(desc));
+  articulationsDirty_ = true;
   return static_cast<BodyId>(bodies_.size() - 1);
 }
 
@@ -78,6 +81,7 @@ void World::registerJoint(std::unique_ptr<Joint> joint) {
   wake(joint->child());
   collision_->setPairEnabled(joint->parent(), joint->child(), false);
   joints_.push_back(std::move(joint));
+  articulationsDirty_ = true;
 }
 
 void World::addShape(BodyId body, const ShapeDesc& shape) {
@@ -134,6 +138,7 @@ DcMotor& World::addMotor(std::string name, Joint& joint, const DcMotorParams& pa
   motor->setRatio(ratio);
   motor->setState(angle, speed);
   joint.addDrive(*motor, ratio, true);
+  articulationsDirty_ = true;
   motors_.push_back({std::move(motor), &joint});
   return *motors_.back().motor;
 }
@@ -193,6 +198,7 @@ void World::addRepeater(DcMotor& motor, Joint& joint, double k) {
     throw std::invalid_argument("repeater on joint '" + joint.name() +
                                 "': ratio k must be non-zero");
   joint.addDrive(motor, k * motor.ratio(), false);
+  articulationsDirty_ = true;
 }
 
 DcMotor* World::findMotor(const std::string& name) {
@@ -280,15 +286,18 @@ StepStatus World::substep(double dt) {
   lastDt_ = dt;
 
   wakeDisturbedIslands();
+  markArticulationCandidates();
   integrateVelocities(dt);
   const auto tc = Clock::now();
   if (!collision_->empty()) {
     contacts_.swap(previousContacts_);  // last step's points warm-start this step's
     collision_->detect(bodies_, materials_, previousContacts_, contacts_);
     wakeTouchedIslands();
+    chooseArticulations();
     orderContactsFromTheGround();
   } else {
     awakeContactCount_ = contacts_.size();
+    chooseArticulations();
   }
   const auto t1 = Clock::now();
 
@@ -311,9 +320,10 @@ StepStatus World::substep(double dt) {
   const SolveResult velocityResult = solveBlocks(rows_, velocities_, rotorSpeeds_, stop);
   applyRestitution();
   for (auto& j : joints_)
-    if (!jointAsleep(*j)) j->storeImpulses(rows_, bodies_, dt);
+    if (!jointIdle(*j)) j->storeImpulses(rows_, bodies_, dt);
   storeContactImpulses();
   storeTrackMotorImpulses(dt);
+  stepArticulations(dt);
   const auto t3 = Clock::now();
 
   integratePositions(dt, velocities_);
@@ -336,7 +346,7 @@ StepStatus World::substep(double dt) {
   const auto t5 = Clock::now();
 
   statistics_.rows = rows_.rowCount();
-  statistics_.velocityIterations = velocityResult.iterations;
+  statistics_.velocityIterations = std::max(velocityResult.iterations, articulationIterations_);
   statistics_.largestImpulseChange = velocityResult.largestImpulseChange;
   statistics_.converged = velocityResult.converged;
   statistics_.outOfTime = velocityResult.outOfTime;
@@ -362,8 +372,7 @@ void World::integrateVelocities(double dt) {
   angularBeforeSolve_.resize(n);
   midpointRotation_.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    RigidBody& b = bodies_[i];
-    Mat3 inverseInertia = b.inverseInertiaWorld;
+    const RigidBody& b = bodies_[i];
     if (b.sleeping) {  // immovable to the solver until something wakes it
       masses_[i] = {};
       velocities_[i] = {};
@@ -371,27 +380,7 @@ void World::integrateVelocities(double dt) {
       midpointRotation_[i] = b.rotation;
       continue;
     }
-    if (b.isDynamic()) {
-      // Seed 002 eq. 11-12: v += dt (g + f/m); L += dt tau; w = I^-1 L. The inertia is taken at
-      // the step's MIDPOINT orientation (fixed point of q_mid = exp(w dt/2) q, w = I(q_mid)^-1 L):
-      // the symmetric rule keeps the energy of free rotation bounded, where I(t) makes it grow
-      // and drives even a major-axis spin away from its axis. The solver uses the same inertia.
-      b.linearVelocity += dt * (settings_.gravity + b.inverseMass * b.force);
-      b.angularMomentum += dt * b.torque;
-      // Two fixed-point passes; the first needs only w = R I^-1 R^T L, not the tensor.
-      const Vec3 w0 = b.inverseInertiaWorld * b.angularMomentum;
-      Mat3 rotation = (rotationFromVector(0.5 * dt * w0) * b.orientation).toRotationMatrix();
-      const Vec3 w1 =
-          rotation * (b.inverseInertiaBody * (rotation.transpose() * b.angularMomentum));
-      rotation = (rotationFromVector(0.5 * dt * w1) * b.orientation).toRotationMatrix();
-      inverseInertia = b.inverseInertiaAt(rotation);
-      const Vec3 w = inverseInertia * b.angularMomentum;
-      b.angularVelocity = w;
-      midpointRotation_[i] = rotation;
-    }
-    masses_[i] = {b.inverseMass, inverseInertia};
-    velocities_[i] = {b.linearVelocity, b.angularVelocity};
-    angularBeforeSolve_[i] = b.angularVelocity;
+    integrateBodyVelocity(i, dt);
   }
   // Motors with armature inductance: the torque state advances over the step (seed 002
   // eq. 17-18) and acts as a rotor impulse; the others are rows (see DcMotor).
@@ -404,6 +393,33 @@ void World::integrateVelocities(double dt) {
     rotorSpeeds_[slot] += impulse * rotorInverseInertia_[slot];
     motor.setTorque(impulse / dt);
   }
+}
+
+void World::integrateBodyVelocity(size_t i, double dt) {
+  RigidBody& b = bodies_[i];
+  Mat3 inverseInertia = b.inverseInertiaWorld;
+  if (b.isDynamic()) {
+    // Seed 002 eq. 11-12: v += dt (g + f/m); L += dt tau; w = I^-1 L. The inertia is taken at
+    // the step's MIDPOINT orientation (fixed point of q_mid = exp(w dt/2) q, w = I(q_mid)^-1 L):
+    // the symmetric rule keeps the energy of free rotation bounded, where I(t) makes it grow
+    // and drives even a major-axis spin away from its axis. The solver uses the same inertia.
+    b.linearVelocity += dt * (settings_.gravity + b.inverseMass * b.force);
+    b.angularMomentum += dt * b.torque;
+    // Two fixed-point passes; the first needs only w = R I^-1 R^T L, not the tensor.
+    const Vec3 w0 = b.inverseInertiaWorld * b.angularMomentum;
+    Mat3 rotation = (rotationFromVector(0.5 * dt * w0) * b.orientation).toRotationMatrix();
+    const Vec3 w1 = rotation * (b.inverseInertiaBody * (rotation.transpose() * b.angularMomentum));
+    rotation = (rotationFromVector(0.5 * dt * w1) * b.orientation).toRotationMatrix();
+    inverseInertia = b.inverseInertiaAt(rotation);
+    const Vec3 w = inverseInertia * b.angularMomentum;
+    b.angularVelocity = w;
+    midpointRotation_[i] = rotation;
+  } else {
+    midpointRotation_[i] = b.rotation;
+  }
+  masses_[i] = {b.inverseMass, inverseInertia};
+  velocities_[i] = {b.linearVelocity, b.angularVelocity};
+  angularBeforeSolve_[i] = b.angularVelocity;
 }
 
 JointBuildContext World::buildContext(double dt, bool positionPhase) const {
@@ -425,7 +441,7 @@ void World::prepareRows(double dt, bool positionPhase) {
   rows_.setDirectEqualities(settings_.solver.directJoints);
   const JointBuildContext ctx = buildContext(dt, positionPhase);
   for (auto& j : joints_) {
-    if (jointAsleep(*j)) continue;
+    if (jointIdle(*j)) continue;
     if (positionPhase)
       j->buildPositionRows(ctx, rows_);
     else
@@ -443,7 +459,7 @@ void World::integratePositions(double dt, std::span<const SolverVelocity> veloci
   preProjectionStep_ = 0.0;
   for (size_t i = 0; i < bodies_.size(); ++i) {
     RigidBody& b = bodies_[i];
-    if (b.type == BodyType::Static || b.sleeping) continue;
+    if (b.type == BodyType::Static || b.sleeping || articulated_[i]) continue;
     if (b.isDynamic()) {
       if (preProjection > 0.0) {
         // The pre-projection's move, before the step's own (as moveBody would have made it);

@@ -109,7 +109,7 @@ void World::solvePositions(double dt) {
     double largest = 0.0;        // the largest position error met in this sweep (unit: m or rad)
     double largestChange = 0.0;  // and the largest pseudo-impulse change it made
     for (auto& j : joints_) {
-      if (jointAsleep(*j)) continue;
+      if (jointIdle(*j)) continue;
       positionRows_.clear();
       j->buildPositionRows(sweepContext, positionRows_);
       const double error = largestPositionError(positionRows_, dt);
@@ -141,7 +141,7 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   jointPositionRows_.clear();
   jointPositionRows_.setDirectEqualities(true);
   for (auto& j : joints_)
-    if (!jointAsleep(*j)) j->buildPositionRows(ctx, jointPositionRows_);
+    if (!jointIdle(*j)) j->buildPositionRows(ctx, jointPositionRows_);
   // Equality rows and limits (a violated stop joins its joint's tree node, the others are swept
   // so that the step does not push a joint through its stop); anything else is swept joint by
   // joint.
@@ -171,7 +171,7 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
 double World::measuredJointError(const JointBuildContext& ctx) const {
   double largest = 0.0;
   for (const auto& j : joints_) {
-    if (jointAsleep(*j)) continue;
+    if (jointIdle(*j)) continue;
     const double error = j->positionError(ctx);
     if (error < 0.0) return error;
     largest = std::max(largest, error);

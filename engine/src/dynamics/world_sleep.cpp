@@ -18,7 +18,8 @@ SolverBodyMass World::solverMass(const RigidBody& body) const {
   return {body.inverseMass, body.inverseInertiaWorld};
 }
 
-bool World::jointAsleep(const Joint& joint) const {
+bool World::jointIdle(const Joint& joint) const {
+  if (!articulated_.empty() && articulated_[static_cast<size_t>(joint.child())]) return true;
   const RigidBody& a = bodies_[static_cast<size_t>(joint.parent())];
   const RigidBody& b = bodies_[static_cast<size_t>(joint.child())];
   return (a.sleeping || b.sleeping) && !movable(a) && !movable(b);

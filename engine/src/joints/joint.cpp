@@ -222,6 +222,17 @@ void Joint::storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodi
   for (const DriveCoupling& d : drives_) driveForce_ += alongDof(d.gearRow);
 }
 
+void Joint::storeArticulatedImpulses(const Vec3& force, const Vec3& momentAboutAnchor,
+                                     double stopImpulse, std::span<const RigidBody> bodies,
+                                     double dt) {
+  const Mat3 frameB = bodies[static_cast<size_t>(child_)].rotation * frameMatrixInChild_;
+  reactionForce_ = frameB.transpose() * force / dt;
+  reactionTorque_ = frameB.transpose() * momentAboutAnchor / dt;
+  generalizedForce_ = rotational() ? reactionTorque_.x() : reactionForce_.x();
+  limitForce_ = stopImpulse / dt;
+  driveForce_ = 0.0;
+}
+
 double Joint::continuousCoordinate(const JointPose& pose) const {
   const double raw = measureCoordinate(pose);
   if (!rotational()) return raw;

@@ -46,9 +46,21 @@ struct WorldSettings {
   /// sliding block's rear off the ground and it rocks (contacts are one-sided, joints are not).
   double contactCorrectionFactor = 0.5;
   SleepSettings sleep;
+  /// Step trees of bodies joined only by revolute and spherical joints (no motor, no joint
+  /// friction; one root, free or jointed to a static body) in joint coordinates (Articulation):
+  /// their joints then hold exactly and cost no rows. A tree touching another moving body, or a
+  /// contact with rolling or spinning friction, steps with the rows that step.
+  bool articulations = true;
+  /// ... whose deepest DOF has at most this many DOF on its path from the root (a free root
+  /// counts 6, a ball 3, a hinge 1): the joint-space factor and each contact's response cost
+  /// grow with its square, where the rows' exact tree solve grows linearly. A ragdoll is 14
+  /// deep; a 30-link chain, 30, steps faster with the rows.
+  int articulationMaxDepth = 20;
 };
 
 class CollisionWorld;
+class Articulation;
+class ArticulationRows;
 class StateWriter;
 class StateReader;
 
@@ -237,8 +249,24 @@ class World {
   void wakeMarkedIslands();
   /// End of a step: rest timers, and islands at rest long enough go to sleep.
   void updateSleep(double dt);
-  /// Neither body moves: both sleeping, or one sleeping and one static or kinematic.
-  bool jointAsleep(const Joint& joint) const;
+  /// The rows leave the joint alone: neither body moves (both sleeping, or one sleeping and one
+  /// static or kinematic), or an articulation steps it this step.
+  bool jointIdle(const Joint& joint) const;
+
+  // Articulations (world_articulations.cpp; WorldSettings::articulations).
+  /// articulations_ from the joints, when they changed.
+  void buildArticulations();
+  /// Start of a step: which articulations may step in joint coordinates (their joints qualify,
+  /// they are awake).
+  void markArticulationCandidates();
+  /// After detection: candidates touching another moving body fall back to the rows; the others'
+  /// bodies are marked articulated_ (immovable to the rows) and their contacts moved behind the
+  /// rows' to [awakeContactCount_, articulationContactEnd_).
+  void chooseArticulations();
+  /// Steps the chosen articulations: velocities, contacts, stops, positions.
+  void stepArticulations(double dt);
+  /// Seed 002 eq. 11-12 for one awake dynamic body (integrateVelocities).
+  void integrateBodyVelocity(size_t i, double dt);
   /// The contacts the solver sees: those not touching a sleeping body (at the front).
   std::span<ContactPoint> awakeContacts() { return {contacts_.data(), awakeContactCount_}; }
   /// What the solver sees of a body: sleeping ones are immovable.
@@ -265,7 +293,19 @@ class World {
   std::unique_ptr<CollisionWorld> collision_;
   MaterialTable materials_;
   std::vector<ContactPoint> contacts_;
-  size_t awakeContactCount_ = 0;  ///< contacts_[0, this) involve no sleeping body
+  size_t awakeContactCount_ = 0;       ///< contacts_[0, this) involve no sleeping body
+  size_t articulationContactEnd_ = 0;  ///< then [awakeContactCount_, this): articulations'
+  std::vector<std::unique_ptr<Articulation>> articulations_;
+  std::unique_ptr<ArticulationRows> articulationRows_;
+  std::vector<int> articulationOfBody_;      ///< by body, -1 outside
+  std::vector<char> articulationCandidate_;  ///< by articulation, this step
+  std::vector<char> articulationActive_;     ///< by articulation, this step
+  std::vector<char> articulated_;            ///< by body: stepped by an articulation this step
+  bool articulationsDirty_ = true;
+  int articulationIterations_ = 0;  ///< the most any articulation took this step
+  std::vector<Eigen::Matrix<double, 6, 1>> linkImpulses_;  ///< scratch of stepArticulations
+  std::vector<int> stopRowLink_;                           ///< scratch: a stop row's link
+  std::vector<double> stopRowSide_;                        ///< and its side (+1 lower, -1 upper)
   int sleepingCount_ = 0;
   BodyIslands islands_;
   std::vector<char> wakeMarks_;    ///< per body (scratch of wakeMarkedIslands)

@@ -116,6 +116,11 @@ class Joint {
   double positionError(const JointBuildContext& ctx) const;
   /// Keeps the solved impulses for warm starting and the reaction readout.
   void storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodies, double dt);
+  /// The read-outs when an articulation stepped the joint (no rows): the impulse it passed the
+  /// child, world force (N s) and moment about the anchor (N m s), and its stops' impulse along
+  /// the DOF (N m s or N s). The rows' warm-start impulses are left as they were.
+  void storeArticulatedImpulses(const Vec3& force, const Vec3& momentAboutAnchor,
+                                double stopImpulse, std::span<const RigidBody> bodies, double dt);
   /// The joint's step-to-step state (warm-start impulses, coordinate, reactions), bit-exact.
   void saveState(StateWriter& out) const;
   void loadState(StateReader& in);

@@ -1,0 +1,244 @@
+#include "articulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "impetus/joints/joint.h"
+
+namespace impetus {
+namespace {
+
+/// Rotation child -> parent of a revolute joint at angle theta: Q_P Rot(x, theta) Q_C^-1.
+Quat hingeRotation(const Quat& frameInParent, const Quat& frameInChild, double theta) {
+  const Quat twist(Eigen::AngleAxisd(theta, Vec3::UnitX()));
+  return frameInParent * twist * frameInChild.conjugate();
+}
+
+}  // namespace
+
+Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
+                           std::span<const RigidBody> bodies) {
+  links_.reserve(links.size());
+  linkOfBody_.assign(bodies.size(), -1);
+  for (size_t i = 0; i < links.size(); ++i) {
+    const ArticulationLinkDesc& d = links[i];
+    if (d.parent >= static_cast<int>(i))
+      throw std::invalid_argument("articulation: link " + std::to_string(i) +
+                                  " listed before its parent");
+    if (d.joint != LinkJoint::Free && d.source == nullptr)
+      throw std::invalid_argument("articulation: a jointed link without its joint");
+    Link l;
+    l.body = d.body;
+    l.parent = d.parent;
+    l.joint = d.joint;
+    l.staticParent = d.staticParent;
+    l.source = d.source;
+    l.dof = dof_;
+    l.dofCount = d.joint == LinkJoint::Free ? 6 : d.joint == LinkJoint::Spherical ? 3 : 1;
+    const RigidBody& b = bodies[static_cast<size_t>(d.body)];
+    l.mass = b.mass;
+    l.inertia = b.inertiaBody;
+    l.stepInertia = b.inertiaBody;
+    if (d.source != nullptr) {
+      l.anchorInParent = d.source->frameInParent().anchor;
+      l.anchorInChild = d.source->frameInChild().anchor;
+      l.frameInParent = d.source->frameInParent().orientation;
+      l.frameInChild = d.source->frameInChild().orientation;
+    }
+    // S in the child's frame: a rotation about the anchor moves the child's centre of mass by
+    // w x (0 - a_C) = a_C x w.
+    switch (d.joint) {
+      case LinkJoint::Free:
+        l.motionSubspace.setIdentity();
+        break;
+      case LinkJoint::Spherical:
+        l.motionSubspace.block<3, 3>(0, 0).setIdentity();
+        l.motionSubspace.block<3, 3>(3, 0) = skew(l.anchorInChild);
+        break;
+      case LinkJoint::Revolute: {
+        const Vec3 axis = l.frameInChild * Vec3::UnitX();
+        l.motionSubspace.block<3, 1>(0, 0) = axis;
+        l.motionSubspace.block<3, 1>(3, 0) = l.anchorInChild.cross(axis);
+        break;
+      }
+    }
+    rangeBegin_.push_back(static_cast<int>(ancestorRanges_.size()));
+    for (int p = d.parent; p >= 0; p = links_[static_cast<size_t>(p)].parent)
+      ancestorRanges_.emplace_back(links_[static_cast<size_t>(p)].dof,
+                                   links_[static_cast<size_t>(p)].dofCount);
+    for (int k = 0; k < l.dofCount; ++k) dofLink_.push_back(static_cast<int>(i));
+    int pathDof = l.dofCount;
+    for (int p = d.parent; p >= 0; p = links_[static_cast<size_t>(p)].parent)
+      pathDof += links_[static_cast<size_t>(p)].dofCount;
+    depth_ = std::max(depth_, pathDof);
+    dof_ += l.dofCount;
+    linkOfBody_[static_cast<size_t>(d.body)] = static_cast<int>(i);
+    bodyIds_.push_back(d.body);
+    links_.push_back(l);
+  }
+  rangeBegin_.push_back(static_cast<int>(ancestorRanges_.size()));
+  qd_ = Eigen::VectorXd::Zero(dof_);
+  massMatrix_.setZero(dof_, dof_);
+  momentum_ = Eigen::VectorXd::Zero(dof_);
+  composite_.resize(links_.size());
+  force_.resize(links_.size());
+  inputMomentum_.resize(links_.size());
+  finalVelocity_.resize(links_.size());
+  readConfiguration(bodies);
+}
+
+int Articulation::linkOf(BodyId body) const {
+  if (body < 0 || static_cast<size_t>(body) >= linkOfBody_.size()) return -1;
+  return linkOfBody_[static_cast<size_t>(body)];
+}
+
+void Articulation::staticParentPose(const Link& link, std::span<const RigidBody> bodies,
+                                    Mat3& rotation, Vec3& position) const {
+  if (link.staticParent < 0) {
+    rotation.setIdentity();
+    position.setZero();
+    return;
+  }
+  const RigidBody& p = bodies[static_cast<size_t>(link.staticParent)];
+  rotation = p.rotation;
+  position = p.position;
+}
+
+Quat Articulation::parentOrientation(const Link& link, std::span<const RigidBody> bodies) const {
+  if (link.parent >= 0)
+    return bodies[static_cast<size_t>(links_[static_cast<size_t>(link.parent)].body)].orientation;
+  if (link.staticParent >= 0) return bodies[static_cast<size_t>(link.staticParent)].orientation;
+  return Quat::Identity();
+}
+
+Quat Articulation::relativeRotation(const Link& link) const {
+  return link.joint == LinkJoint::Revolute
+             ? hingeRotation(link.frameInParent, link.frameInChild, link.angle)
+             : link.relative;
+}
+
+void Articulation::readConfiguration(std::span<const RigidBody> bodies) {
+  for (Link& l : links_) {
+    const RigidBody& b = bodies[static_cast<size_t>(l.body)];
+    if (l.joint == LinkJoint::Free) {
+      l.position = b.position;
+      l.orientation = b.orientation;
+      continue;
+    }
+    const Quat relative = (parentOrientation(l, bodies).conjugate() * b.orientation).normalized();
+    if (l.joint == LinkJoint::Spherical) {
+      l.relative = relative;
+    } else {
+      // The twist of the joint frames about their x axis (RevoluteJoint::measureCoordinate),
+      // unwrapped to the joint's continuous coordinate.
+      const Quat frames = l.frameInParent.conjugate() * relative * l.frameInChild;
+      const double raw = 2.0 * std::atan2(frames.x(), frames.w());
+      const double twoPi = 2.0 * std::numbers::pi;
+      l.angle = raw + twoPi * std::round((l.source->position() - raw) / twoPi);
+    }
+  }
+  updatePoses(bodies);
+}
+
+void Articulation::updatePoses(std::span<const RigidBody> bodies) {
+  for (Link& l : links_) {
+    if (l.joint == LinkJoint::Free) {
+      l.rotation = l.orientation.toRotationMatrix();
+      l.worldPosition = l.position;
+      continue;
+    }
+    Mat3 parentRotation;
+    Vec3 parentPosition;
+    if (l.parent >= 0) {
+      const Link& p = links_[static_cast<size_t>(l.parent)];
+      parentRotation = p.rotation;
+      parentPosition = p.worldPosition;
+    } else {
+      staticParentPose(l, bodies, parentRotation, parentPosition);
+    }
+    const Mat3 relative = relativeRotation(l).toRotationMatrix();
+    l.rotation = parentRotation * relative;
+    l.parentToChild = relative.transpose();
+    l.childOrigin = l.anchorInParent - relative * l.anchorInChild;
+    l.worldPosition = parentPosition + parentRotation * l.childOrigin;
+  }
+}
+
+void Articulation::updateTwists() {
+  for (Link& l : links_) {
+    Vec6 twist = Vec6::Zero();
+    if (l.parent >= 0) {
+      const Vec6& p = links_[static_cast<size_t>(l.parent)].twist;
+      const Vec3 w = p.head<3>(), v = p.tail<3>();
+      twist.head<3>() = l.parentToChild * w;
+      twist.tail<3>() = l.parentToChild * (v + w.cross(l.childOrigin));
+    }
+    l.twist = twist + l.motionSubspace.leftCols(l.dofCount) * qd_.segment(l.dof, l.dofCount);
+  }
+}
+
+void Articulation::finishVelocities() {
+  updateTwists();
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const Link& l = links_[i];
+    finalVelocity_[i] << l.rotation * l.twist.tail<3>(),
+        l.rotation * (l.stepInertia * l.twist.head<3>());
+  }
+}
+
+void Articulation::jointImpulses(std::span<Vec6> impulses) const {
+  // Subtree sums, leaves first: the joint's impulse = momentum change - outside impulses.
+  for (size_t i = links_.size(); i-- > 0;) {
+    const Link& l = links_[i];
+    const Vec3 dp = l.mass * finalVelocity_[i].head<3>() - inputMomentum_[i].tail<3>();
+    const Vec3 dl = finalVelocity_[i].tail<3>() - inputMomentum_[i].head<3>();
+    Vec6 change;
+    change << dl + l.worldPosition.cross(dp), dp;
+    impulses[i] = change - impulses[i];
+  }
+  // impulses[i] now holds link i's own share; add the children's subtrees (children after
+  // parents, so a reverse pass sees every child complete before its parent).
+  for (size_t i = links_.size(); i-- > 0;) {
+    const int p = links_[i].parent;
+    if (p >= 0) impulses[static_cast<size_t>(p)] += impulses[i];
+  }
+}
+
+void Articulation::integrateAndWrite(double dt, std::span<RigidBody> bodies) {
+  for (Link& l : links_) {
+    switch (l.joint) {
+      case LinkJoint::Free:
+        l.position += dt * (l.rotation * l.twist.tail<3>());
+        l.orientation =
+            (l.orientation * rotationFromVector(dt * qd_.segment<3>(l.dof))).normalized();
+        break;
+      case LinkJoint::Spherical:
+        l.relative = (l.relative * rotationFromVector(dt * qd_.segment<3>(l.dof))).normalized();
+        break;
+      case LinkJoint::Revolute:
+        l.angle += dt * qd_[l.dof];
+        break;
+    }
+  }
+  updatePoses(bodies);
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const Link& l = links_[i];
+    RigidBody& b = bodies[static_cast<size_t>(l.body)];
+    // World orientations composed as quaternions (not from the matrices) so they stay unit.
+    Quat orientation = l.orientation;
+    if (l.joint != LinkJoint::Free)
+      orientation = (parentOrientation(l, bodies) * relativeRotation(l)).normalized();
+    b.orientation = orientation;
+    b.rotation = l.rotation;
+    b.position = l.worldPosition;
+    b.linearVelocity = finalVelocity_[i].head<3>();
+    b.angularMomentum = finalVelocity_[i].tail<3>();
+    b.inverseInertiaWorld = b.inverseInertiaAt(l.rotation);
+    b.angularVelocity = b.inverseInertiaWorld * b.angularMomentum;
+  }
+}
+
+}  // namespace impetus

@@ -1,0 +1,164 @@
+#pragma once
+// A tree of bodies joined by spherical and revolute joints, stepped in reduced (joint)
+// coordinates (Featherstone, "Rigid Body Dynamics Algorithms", 2008): the joints hold by
+// construction, so no joint row, no joint drift and no position projection. Per step:
+//  - q is read from the bodies' poses (a projection onto the joints when they had drifted);
+//  - H(q) by the composite-rigid-body algorithm (RBDA table 6.2), factorised as L^T D L with the
+//    tree's sparsity (table 6.3: L_ij != 0 only where DOF j is an ancestor of DOF i);
+//  - q' = H^-1 J^T h: the bodies' momenta after the step's free-body integration (gravity,
+//    forces, World::integrateBodyVelocity) projected onto the joints' motions - the velocity
+//    solve of the rows' engine with its joints exact (projectMomentum says why no Coriolis term);
+//  - contact and stop impulses by projected Gauss-Seidel on rows J q' (ArticulationRows);
+//  - semi-implicit Euler on q (quaternions for the free root and the balls), bodies written.
+// Body frames sit at the centres of mass; spatial vectors are [angular; linear] in body
+// coordinates; a free root's velocity is its body-frame twist.
+
+#include <span>
+#include <vector>
+
+#include "impetus/dynamics/rigid_body.h"
+#include "impetus/math/types.h"
+
+namespace impetus {
+
+class Joint;
+
+enum class LinkJoint { Free, Spherical, Revolute };
+
+/// How one body hangs in the tree: the joint to its parent link, parents listed first.
+struct ArticulationLinkDesc {
+  BodyId body = 0;
+  int parent = -1;  ///< link index; -1: the static `staticParent` or, Free, none
+  LinkJoint joint = LinkJoint::Free;
+  BodyId staticParent = -1;  ///< a static body the root is jointed to (fixed base), or -1
+  Joint* source = nullptr;   ///< the world's joint (frames, limit, damping); null for Free
+};
+
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+
+class Articulation {
+ public:
+  /// Throws std::invalid_argument when a parent is not listed before its child.
+  Articulation(std::vector<ArticulationLinkDesc> links, std::span<const RigidBody> bodies);
+
+  int dof() const { return dof_; }
+  /// DOF on the path from the root to the deepest DOF, itself included.
+  int depth() const { return depth_; }
+  int linkCount() const { return static_cast<int>(links_.size()); }
+  BodyId body(int link) const { return links_[static_cast<size_t>(link)].body; }
+  /// Link of a body, -1 if it is not in this articulation.
+  int linkOf(BodyId body) const;
+  std::span<const BodyId> bodies() const { return bodyIds_; }
+
+  /// q from the bodies' poses (revolute angles unwrapped against the source joints'
+  /// coordinates), and the links' poses and transforms at it: a projection onto the joints when
+  /// the bodies had drifted from them.
+  void readConfiguration(std::span<const RigidBody> bodies);
+  /// q' = (H + dt d)^-1 J^T h: the bodies' momenta h [L; m v] - integrated over the step as
+  /// free bodies' (gravity, external forces; World::integrateBodyVelocity) - projected onto the
+  /// joints' motions in the kinetic-energy metric: the velocity solve of the maximal-coordinate
+  /// engine, with its joints exact. Velocity products need no term of their own: last step's
+  /// world momenta seen from this step's configuration carry them, and the projection never adds
+  /// energy. Each body's inertia is taken at its step-midpoint orientation `midpointRotations`
+  /// (by body; the free-rotation rule that keeps a spin's energy bounded). Joint damping d is
+  /// implicit. Leaves H's factor for solveMass.
+  void projectMomentum(double dt, std::span<const RigidBody> bodies,
+                       std::span<const Mat3> midpointRotations);
+  /// x = (H + dt d)^-1 x with the step's factor.
+  void solveMass(double* x) const;
+
+  /// A link's response to spatial forces: rows J = Phi^T c (dof x 6, row-major, `phiT`) for a
+  /// world-axes spatial force c = [moment about the link's centre of mass; force] on it, and
+  /// their responses H^-1 J^T = Psi c (`psi`, the same shape): every contact row on the link is
+  /// then a 6-vector c away, for 6 solves a link instead of one a row.
+  void linkResponse(int link, double* phiT, double* psi) const;
+  /// World position of a link's centre of mass at the current configuration.
+  const Vec3& linkPosition(int link) const {
+    return links_[static_cast<size_t>(link)].worldPosition;
+  }
+  /// Revolute coordinate (rad) of a link's joint; its DOF index.
+  double angle(int link) const { return links_[static_cast<size_t>(link)].angle; }
+  int dofIndex(int link) const { return links_[static_cast<size_t>(link)].dof; }
+  LinkJoint jointKind(int link) const { return links_[static_cast<size_t>(link)].joint; }
+  Joint* sourceJoint(int link) const { return links_[static_cast<size_t>(link)].source; }
+
+  Eigen::VectorXd& velocity() { return qd_; }
+  const Eigen::VectorXd& velocity() const { return qd_; }
+
+  /// After the solve: the bodies' velocities J(q) q' at this step's configuration (the momenta
+  /// the next step projects), kept for jointImpulses and integrateAndWrite.
+  void finishVelocities();
+  /// Given each link's external impulses this step beyond gravity and the bodies' forces (the
+  /// contacts'; world [moment about the world origin; force], N m s and N s), replaces them with
+  /// the impulse each link's joint passed it from its parent, in the same form: its subtree's
+  /// momentum change less what acted on the subtree from outside.
+  void jointImpulses(std::span<Vec6> impulses) const;
+  /// q += dt q' (exponential map for rotations), the poses and finishVelocities' velocities
+  /// written to the bodies.
+  void integrateAndWrite(double dt, std::span<RigidBody> bodies);
+
+ private:
+  struct Link {
+    BodyId body = 0;
+    int parent = -1;
+    LinkJoint joint = LinkJoint::Free;
+    BodyId staticParent = -1;
+    Joint* source = nullptr;
+    int dof = 0, dofCount = 0;
+    // Joint geometry (body frames, relative to the centres of mass).
+    Vec3 anchorInParent = Vec3::Zero(), anchorInChild = Vec3::Zero();
+    Quat frameInParent = Quat::Identity(), frameInChild = Quat::Identity();
+    Mat6 motionSubspace = Mat6::Zero();  ///< S, first dofCount columns
+    double mass = 0.0;
+    Mat3 inertia = Mat3::Zero();      ///< about the centre of mass, body frame
+    Mat3 stepInertia = Mat3::Zero();  ///< the same at the step's midpoint orientation
+    // Configuration: a Free root's pose, a ball's rotation child -> parent, a hinge's angle.
+    Vec3 position = Vec3::Zero();
+    Quat orientation = Quat::Identity();
+    Quat relative = Quat::Identity();
+    double angle = 0.0;
+    // Kinematics at the current state.
+    Mat3 rotation = Mat3::Identity();  ///< body -> world
+    Vec3 worldPosition = Vec3::Zero();
+    Mat3 parentToChild = Mat3::Identity();  ///< E of the parent -> child transform
+    Vec3 childOrigin = Vec3::Zero();        ///< r: the child origin in parent coordinates
+    Vec6 twist = Vec6::Zero();
+  };
+
+  /// Link poses and the parent -> child transforms at q.
+  void updatePoses(std::span<const RigidBody> bodies);
+  /// Link twists (body frames) at q' with the current transforms.
+  void updateTwists();
+  /// Pose of the static parent (or identity when none).
+  void staticParentPose(const Link& link, std::span<const RigidBody> bodies, Mat3& rotation,
+                        Vec3& position) const;
+  /// The parent body's orientation (a static parent's, or identity for a free root).
+  Quat parentOrientation(const Link& link, std::span<const RigidBody> bodies) const;
+  /// Rotation child -> parent at the link's configuration.
+  Quat relativeRotation(const Link& link) const;
+  void factorise();
+
+  std::vector<Link> links_;
+  std::vector<BodyId> bodyIds_;
+  std::vector<int> linkOfBody_;  ///< by BodyId, -1 outside
+  /// The DOF ranges [start, start + count) of each link's strict ancestors, nearest first:
+  /// link l's are ancestorRanges_[rangeBegin_[l], rangeBegin_[l + 1]). With a link's own earlier
+  /// DOFs they are the ancestors of its DOFs in the expanded DOF tree, where the factor's rows
+  /// have their only off-diagonal entries.
+  std::vector<std::pair<int, int>> ancestorRanges_;
+  std::vector<int> rangeBegin_;
+  std::vector<int> dofLink_;  ///< link of each DOF
+  int dof_ = 0;
+  int depth_ = 0;
+  Eigen::VectorXd qd_;
+  /// H, then its L^T D L factor in place (rows: L's, which the solves walk).
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> massMatrix_;
+  Eigen::VectorXd momentum_;  ///< J^T h, then q'
+  std::vector<Mat6> composite_;
+  std::vector<Vec6> force_;
+  std::vector<Vec6> inputMomentum_;  ///< by link: [L about the COM; m v], world, before the solve
+  std::vector<Vec6> finalVelocity_;  ///< by link: [v; L about the COM], world, after it
+};
+
+}  // namespace impetus

@@ -1,0 +1,219 @@
+// Articulation dynamics: the bias forces by recursive Newton-Euler (RBDA table 5.1), the joint-
+// space inertia by the composite-rigid-body algorithm (table 6.2), its L^T D L factor with the
+// tree's sparsity and the solve with it (tables 6.3, 6.4).
+#include <cstdlib>
+#include "articulation.h"
+
+#include "impetus/joints/joint.h"
+
+namespace impetus {
+namespace {
+
+using Subspace = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
+
+/// X of the parent -> child motion transform: [E 0; -E [r]x E].
+Mat6 motionTransform(const Mat3& e, const Vec3& r) {
+  Mat6 x;
+  x.topLeftCorner<3, 3>() = e;
+  x.topRightCorner<3, 3>().setZero();
+  x.bottomLeftCorner<3, 3>() = -e * skew(r);
+  x.bottomRightCorner<3, 3>() = e;
+  return x;
+}
+
+/// Spatial inertia at the centre of mass, body frame: diag(I_c, m 1).
+Mat6 spatialInertia(double mass, const Mat3& inertia) {
+  Mat6 m = Mat6::Zero();
+  m.topLeftCorner<3, 3>() = inertia;
+  m.bottomRightCorner<3, 3>().diagonal().setConstant(mass);
+  return m;
+}
+
+}  // namespace
+
+void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
+                                   std::span<const Mat3> midpointRotations) {
+  const size_t n = links_.size();
+  // J^T h by the backward recursion: each body's momentum [L; m v] about its centre of mass in
+  // its frame, carried to the root like a force.
+  for (size_t i = 0; i < n; ++i) {
+    Link& l = links_[i];
+    const RigidBody& b = bodies[static_cast<size_t>(l.body)];
+    const Mat3 turn = l.rotation.transpose() * midpointRotations[static_cast<size_t>(l.body)];
+    l.stepInertia = std::getenv("NOMID") ? l.inertia : Mat3(turn * l.inertia * turn.transpose());
+    inputMomentum_[i] << b.angularMomentum, l.mass * b.linearVelocity;
+    force_[i] << l.rotation.transpose() * b.angularMomentum,
+        l.mass * (l.rotation.transpose() * b.linearVelocity);
+  }
+  for (size_t i = n; i-- > 0;) {
+    const Link& l = links_[i];
+    momentum_.segment(l.dof, l.dofCount) =
+        l.motionSubspace.leftCols(l.dofCount).transpose() * force_[i];
+    if (l.parent < 0) continue;
+    // f_P += X^T f: E^T f, moment E^T n + r x E^T f.
+    const Vec3 f = l.parentToChild.transpose() * force_[i].tail<3>();
+    Vec6& parent = force_[static_cast<size_t>(l.parent)];
+    parent.head<3>() += l.parentToChild.transpose() * force_[i].head<3>() + l.childOrigin.cross(f);
+    parent.tail<3>() += f;
+  }
+
+  // Composite-rigid-body inertia.
+  for (size_t i = 0; i < n; ++i)
+    composite_[i] = spatialInertia(links_[i].mass, links_[i].stepInertia);
+  for (size_t i = n; i-- > 0;) {
+    const Link& l = links_[i];
+    if (l.parent < 0) continue;
+    const Mat6 x = motionTransform(l.parentToChild, l.childOrigin);
+    composite_[static_cast<size_t>(l.parent)].noalias() += x.transpose() * composite_[i] * x;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const Link& l = links_[i];
+    const auto s = l.motionSubspace.leftCols(l.dofCount);
+    Subspace f = composite_[i] * s;
+    massMatrix_.block(l.dof, l.dof, l.dofCount, l.dofCount) = s.transpose() * f;
+    for (int j = static_cast<int>(i); links_[static_cast<size_t>(j)].parent >= 0;) {
+      const Link& c = links_[static_cast<size_t>(j)];
+      // f = X^T f column by column: force E^T f, moment E^T n + r x E^T f.
+      for (int k = 0; k < l.dofCount; ++k) {
+        const Vec3 force = c.parentToChild.transpose() * f.col(k).tail<3>();
+        f.col(k).head<3>() =
+            c.parentToChild.transpose() * f.col(k).head<3>() + c.childOrigin.cross(force);
+        f.col(k).tail<3>() = force;
+      }
+      j = c.parent;
+      const Link& p = links_[static_cast<size_t>(j)];
+      const auto block = p.motionSubspace.leftCols(p.dofCount).transpose() * f;
+      massMatrix_.block(l.dof, p.dof, l.dofCount, p.dofCount) = block.transpose();
+      massMatrix_.block(p.dof, l.dof, p.dofCount, l.dofCount) = block;
+    }
+  }
+
+  // Implicit joint damping: (H + dt d) q' = J^T h.
+  for (const Link& l : links_) {
+    const double damping = l.source != nullptr ? l.source->damping : 0.0;  // may change any time
+    for (int k = 0; k < l.dofCount; ++k) massMatrix_(l.dof + k, l.dof + k) += dt * damping;
+  }
+  factorise();
+  solveMass(momentum_.data());
+  qd_ = momentum_;
+}
+
+void Articulation::factorise() {
+  // H = L^T D L in place (RBDA table 6.3): L_ki below the diagonal, D on it. The ancestors i of
+  // DOF k, nearest first, are k's own link's earlier DOFs and then its ancestor links' (last DOF
+  // first); each row i is updated over i's own ancestors and itself.
+  const int n = dof_;
+  double* h = massMatrix_.data();
+  for (int k = n - 1; k >= 0; --k) {
+    double* rowK = h + static_cast<size_t>(k) * n;
+    const auto eliminate = [&](int i) {
+      const int link = dofLink_[static_cast<size_t>(i)];
+      const int first = links_[static_cast<size_t>(link)].dof;
+      const double a = rowK[i] / rowK[k];
+      double* rowI = h + static_cast<size_t>(i) * n;
+      for (int j = first; j <= i; ++j) rowI[j] -= a * rowK[j];
+      for (int r = rangeBegin_[static_cast<size_t>(link)];
+           r < rangeBegin_[static_cast<size_t>(link) + 1]; ++r) {
+        const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
+        for (int j = start; j < start + count; ++j) rowI[j] -= a * rowK[j];
+      }
+      rowK[i] = a;
+    };
+    const int link = dofLink_[static_cast<size_t>(k)];
+    for (int i = k - 1; i >= links_[static_cast<size_t>(link)].dof; --i) eliminate(i);
+    for (int r = rangeBegin_[static_cast<size_t>(link)];
+         r < rangeBegin_[static_cast<size_t>(link) + 1]; ++r) {
+      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
+      for (int i = start + count - 1; i >= start; --i) eliminate(i);
+    }
+  }
+}
+
+void Articulation::solveMass(double* x) const {
+  const int n = dof_;
+  const double* h = massMatrix_.data();
+  // L^-T: each x_i, last first, feeds its ancestors (J^T of a contact is zero off its path).
+  for (int i = n - 1; i >= 0; --i) {
+    const double xi = x[i];
+    if (xi == 0.0) continue;
+    const double* row = h + static_cast<size_t>(i) * n;
+    const int link = dofLink_[static_cast<size_t>(i)];
+    for (int j = links_[static_cast<size_t>(link)].dof; j < i; ++j) x[j] -= row[j] * xi;
+    for (int r = rangeBegin_[static_cast<size_t>(link)];
+         r < rangeBegin_[static_cast<size_t>(link) + 1]; ++r) {
+      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
+      for (int j = start; j < start + count; ++j) x[j] -= row[j] * xi;
+    }
+  }
+  for (int i = 0; i < n; ++i) x[i] /= h[static_cast<size_t>(i) * n + i];  // D^-1
+  // L^-1: each x_i, first first, gathers from its ancestors.
+  for (int i = 0; i < n; ++i) {
+    const double* row = h + static_cast<size_t>(i) * n;
+    const int link = dofLink_[static_cast<size_t>(i)];
+    double sum = 0.0;
+    for (int j = links_[static_cast<size_t>(link)].dof; j < i; ++j) sum += row[j] * x[j];
+    for (int r = rangeBegin_[static_cast<size_t>(link)];
+         r < rangeBegin_[static_cast<size_t>(link) + 1]; ++r) {
+      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
+      for (int j = start; j < start + count; ++j) sum += row[j] * x[j];
+    }
+    x[i] -= sum;
+  }
+}
+
+void Articulation::linkResponse(int link, double* phiT, double* psi) const {
+  using Rows6 = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor>;
+  Eigen::Map<Rows6> phi(phiT, dof_, 6), x(psi, dof_, 6);
+  phi.setZero();
+  const Vec3& centre = links_[static_cast<size_t>(link)].worldPosition;
+  for (int j = link; j >= 0; j = links_[static_cast<size_t>(j)].parent) {
+    const Link& l = links_[static_cast<size_t>(j)];
+    // The world force c in link j's frame: [R^T (n + (p_link - p_j) x f); R^T f].
+    Mat6 transform;
+    transform.topLeftCorner<3, 3>() = l.rotation.transpose();
+    transform.topRightCorner<3, 3>() = l.rotation.transpose() * skew(centre - l.worldPosition);
+    transform.bottomLeftCorner<3, 3>().setZero();
+    transform.bottomRightCorner<3, 3>() = l.rotation.transpose();
+    phi.middleRows(l.dof, l.dofCount) =
+        l.motionSubspace.leftCols(l.dofCount).transpose() * transform;
+  }
+  x = phi;
+  // H^-1 with six right-hand sides (as solveMass, a row of 6 at a time).
+  const int n = dof_;
+  const double* h = massMatrix_.data();
+  double* rows = psi;
+  const auto axpy6 = [](double* y, double a, const double* v) {
+    Eigen::Map<Vec6>(y) -= a * Eigen::Map<const Vec6>(v);
+  };
+  for (int i = n - 1; i >= 0; --i) {
+    const double* xi = rows + 6 * i;
+    if (xi[0] == 0.0 && xi[1] == 0.0 && xi[2] == 0.0 && xi[3] == 0.0 && xi[4] == 0.0 &&
+        xi[5] == 0.0)
+      continue;
+    const double* row = h + static_cast<size_t>(i) * n;
+    const int own = dofLink_[static_cast<size_t>(i)];
+    for (int j = links_[static_cast<size_t>(own)].dof; j < i; ++j) axpy6(rows + 6 * j, row[j], xi);
+    for (int r = rangeBegin_[static_cast<size_t>(own)];
+         r < rangeBegin_[static_cast<size_t>(own) + 1]; ++r) {
+      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
+      for (int j = start; j < start + count; ++j) axpy6(rows + 6 * j, row[j], xi);
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    const double d = 1.0 / h[static_cast<size_t>(i) * n + i];
+    Eigen::Map<Vec6>(rows + 6 * i) *= d;
+  }
+  for (int i = 0; i < n; ++i) {
+    const double* row = h + static_cast<size_t>(i) * n;
+    double* xi = rows + 6 * i;
+    const int own = dofLink_[static_cast<size_t>(i)];
+    for (int j = links_[static_cast<size_t>(own)].dof; j < i; ++j) axpy6(xi, row[j], rows + 6 * j);
+    for (int r = rangeBegin_[static_cast<size_t>(own)];
+         r < rangeBegin_[static_cast<size_t>(own) + 1]; ++r) {
+      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
+      for (int j = start; j < start + count; ++j) axpy6(xi, row[j], rows + 6 * j);
+    }
+  }
+}
+
+}  // namespace impetus

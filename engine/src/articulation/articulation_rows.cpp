@@ -1,0 +1,260 @@
+#include "articulation_rows.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace impetus {
+
+void ArticulationRows::begin(const Articulation& articulation) {
+  dof_ = articulation.dof();
+  rows_.clear();
+  jacobian_.clear();
+  response_.clear();
+  const size_t block =
+      static_cast<size_t>(dof_) * 6 * static_cast<size_t>(articulation.linkCount());
+  linkPhi_.resize(block);
+  linkPsi_.resize(block);
+  linkReady_.assign(static_cast<size_t>(articulation.linkCount()), 0);
+}
+
+void ArticulationRows::addLinkForce(int row, int link, const Vec6& force,
+                                    const Articulation& articulation) {
+  const size_t offset = static_cast<size_t>(link) * static_cast<size_t>(dof_) * 6;
+  if (!linkReady_[static_cast<size_t>(link)]) {
+    articulation.linkResponse(link, &linkPhi_[offset], &linkPsi_[offset]);
+    linkReady_[static_cast<size_t>(link)] = 1;
+  }
+  const double* phi = &linkPhi_[offset];
+  const double* psi = &linkPsi_[offset];
+  double* j = jacobian(row);
+  double* w = response(row);
+  const double c0 = force[0], c1 = force[1], c2 = force[2], c3 = force[3], c4 = force[4],
+               c5 = force[5];
+  for (int i = 0; i < dof_; ++i, phi += 6, psi += 6) {
+    j[i] += phi[0] * c0 + phi[1] * c1 + phi[2] * c2 + phi[3] * c3 + phi[4] * c4 + phi[5] * c5;
+    w[i] += psi[0] * c0 + psi[1] * c1 + psi[2] * c2 + psi[3] * c3 + psi[4] * c4 + psi[5] * c5;
+  }
+}
+
+int ArticulationRows::add(ArticulationRowKind kind, double impulse, int normalRow,
+                          double friction) {
+  Row r;
+  r.kind = kind;
+  r.impulse = impulse;
+  r.normalRow = normalRow;
+  r.friction = friction;
+  rows_.push_back(r);
+  jacobian_.resize(jacobian_.size() + static_cast<size_t>(dof_), 0.0);
+  response_.resize(response_.size() + static_cast<size_t>(dof_), 0.0);
+  return static_cast<int>(rows_.size()) - 1;
+}
+
+double ArticulationRows::velocity(int row, const Articulation& articulation) const {
+  const double* j = &jacobian_[static_cast<size_t>(row) * dof_];
+  const double* v = articulation.velocity().data();
+  double sum = 0.0;
+  for (int i = 0; i < dof_; ++i) sum += j[i] * v[i];
+  return sum;
+}
+
+void ArticulationRows::apply(int row, double dp, Articulation& articulation) const {
+  const double* w = &response_[static_cast<size_t>(row) * dof_];
+  double* v = articulation.velocity().data();
+  for (int i = 0; i < dof_; ++i) v[i] += dp * w[i];
+}
+
+void ArticulationRows::computeResponse(int row, const Articulation& articulation) {
+  std::copy_n(jacobian(row), dof_, response(row));
+  articulation.solveMass(response(row));
+}
+
+void ArticulationRows::prepare(Articulation& articulation) {
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    const double* w = &response_[i * static_cast<size_t>(dof_)];
+    const Eigen::Map<const Eigen::VectorXd> j(&jacobian_[i * static_cast<size_t>(dof_)], dof_);
+    Row& r = rows_[i];
+    r.k = j.dot(Eigen::Map<const Eigen::VectorXd>(w, dof_));
+    r.inverseK = r.k > 1e-300 ? 1.0 / r.k : 0.0;
+    if (r.inverseK == 0.0) r.impulse = 0.0;
+    if (r.impulse != 0.0) apply(static_cast<int>(i), r.impulse, articulation);
+  }
+}
+
+namespace {
+constexpr int kMaxActiveSet = 8;
+}  // namespace
+
+bool ArticulationRows::solveActiveSet(Articulation& articulation) {
+  active_.clear();
+  const int n = size();
+  for (int i = 0; i < n; ++i) {
+    const Row& r = rows_[static_cast<size_t>(i)];
+    if (r.inverseK == 0.0) continue;
+    if (r.kind != ArticulationRowKind::Friction) {
+      if (r.impulse > 0.0) active_.push_back(i);
+      continue;
+    }
+    const Row& normal = rows_[static_cast<size_t>(r.normalRow)];
+    if (!(normal.impulse > 0.0)) continue;
+    // Sticking: the pair's impulse inside its disk (the pair is rows i, i + 1).
+    double pair = r.impulse * r.impulse;
+    if (i + 1 < n && rows_[static_cast<size_t>(i + 1)].normalRow == r.normalRow)
+      pair += rows_[static_cast<size_t>(i + 1)].impulse * rows_[static_cast<size_t>(i + 1)].impulse;
+    else if (i > 0 && rows_[static_cast<size_t>(i - 1)].normalRow == r.normalRow &&
+             rows_[static_cast<size_t>(i - 1)].kind == ArticulationRowKind::Friction)
+      pair += rows_[static_cast<size_t>(i - 1)].impulse * rows_[static_cast<size_t>(i - 1)].impulse;
+    if (std::sqrt(pair) < r.friction * normal.impulse) active_.push_back(i);
+  }
+  // Only small sets: the matrix costs m^2 dof, where a sweep costs m dof (a lying ragdoll's 30
+  // rows were dearer solved than swept).
+  const int m = static_cast<int>(active_.size());
+  if (m == 0 || m > kMaxActiveSet) return false;
+  delassus_.resize(static_cast<size_t>(m) * m);
+  activeStep_.resize(static_cast<size_t>(m));
+  double* a = delassus_.data();
+  double* x = activeStep_.data();
+  for (int p = 0; p < m; ++p) {
+    const int i = active_[static_cast<size_t>(p)];
+    const double* j = &jacobian_[static_cast<size_t>(i) * dof_];
+    for (int q = 0; q <= p; ++q) {
+      const double* w = &response_[static_cast<size_t>(active_[static_cast<size_t>(q)]) * dof_];
+      double sum = 0.0;
+      for (int k = 0; k < dof_; ++k) sum += j[k] * w[k];
+      a[p * m + q] = sum;
+    }
+    x[p] = rows_[static_cast<size_t>(i)].target - velocity(i, articulation);
+  }
+  // Cholesky (lower) with a small ridge: a face's corners are redundant rows.
+  for (int p = 0; p < m; ++p) {
+    double d = a[p * m + p] * (1.0 + 1e-9) + 1e-300;
+    for (int k = 0; k < p; ++k) d -= a[p * m + k] * a[p * m + k];
+    if (!(d > 0.0)) return false;
+    d = std::sqrt(d);
+    a[p * m + p] = d;
+    for (int q = p + 1; q < m; ++q) {
+      double v = a[q * m + p];
+      for (int k = 0; k < p; ++k) v -= a[q * m + k] * a[p * m + k];
+      a[q * m + p] = v / d;
+    }
+  }
+  for (int p = 0; p < m; ++p) {
+    for (int k = 0; k < p; ++k) x[p] -= a[p * m + k] * x[k];
+    x[p] /= a[p * m + p];
+  }
+  for (int p = m - 1; p >= 0; --p) {
+    for (int k = p + 1; k < m; ++k) x[p] -= a[k * m + p] * x[k];
+    x[p] /= a[p * m + p];
+  }
+  // Kept only inside the bounds.
+  const auto impulseAfter = [&](int row) {
+    double p = rows_[static_cast<size_t>(row)].impulse;
+    for (int q = 0; q < m; ++q)
+      if (active_[static_cast<size_t>(q)] == row) p += x[q];
+    return p;
+  };
+  for (int q = 0; q < m; ++q) {
+    const int i = active_[static_cast<size_t>(q)];
+    const Row& r = rows_[static_cast<size_t>(i)];
+    const double p = r.impulse + x[q];
+    if (r.kind != ArticulationRowKind::Friction) {
+      if (p < 0.0) return false;
+    } else if (std::abs(p) > r.friction * impulseAfter(r.normalRow)) {
+      return false;
+    }
+  }
+  for (int q = 0; q < m; ++q) {
+    const int i = active_[static_cast<size_t>(q)];
+    rows_[static_cast<size_t>(i)].impulse += x[q];
+    apply(i, x[q], articulation);
+  }
+  return true;
+}
+
+ArticulationSolveResult ArticulationRows::solve(Articulation& articulation, int maxIterations,
+                                                double velocityTolerance, double stallVelocity) {
+  // solveBlocks' slow mode: the change shrinking by less than 10 % twice running, below
+  // stallVelocity, so slowly that the iterations left would not halve it.
+  constexpr double kStallRatio = 0.9, kStallShare = 0.5;
+  constexpr int kStallIterations = 2;
+  ArticulationSolveResult result;
+  const int n = size();
+  double lastChange = 0.0;
+  int slowIterations = 0;
+  solveActiveSet(articulation);
+  for (int it = 0; it < maxIterations; ++it) {
+    double change = 0.0;
+    for (int i = 0; i < n; ++i) {
+      Row& r = rows_[static_cast<size_t>(i)];
+      if (r.inverseK == 0.0) continue;
+      if (r.kind == ArticulationRowKind::Friction && i + 1 < n &&
+          rows_[static_cast<size_t>(i + 1)].normalRow == r.normalRow &&
+          rows_[static_cast<size_t>(i + 1)].kind == ArticulationRowKind::Friction) {
+        // A contact's two friction rows together, their impulse held in the disk mu p_n.
+        Row& s = rows_[static_cast<size_t>(i + 1)];
+        const double p1 = r.impulse - (velocity(i, articulation) - r.target) * r.inverseK;
+        const double p2 = s.inverseK == 0.0
+                              ? 0.0
+                              : s.impulse - (velocity(i + 1, articulation) - s.target) * s.inverseK;
+        const double radius =
+            std::max(r.friction * rows_[static_cast<size_t>(r.normalRow)].impulse, 0.0);
+        const double norm = std::sqrt(p1 * p1 + p2 * p2);
+        const double scale = norm > radius ? radius / norm : 1.0;
+        const double d1 = scale * p1 - r.impulse, d2 = scale * p2 - s.impulse;
+        r.impulse += d1;
+        s.impulse += d2;
+        apply(i, d1, articulation);
+        if (d2 != 0.0) apply(i + 1, d2, articulation);
+        change = std::max({change, std::abs(d1) * r.k, std::abs(d2) * s.k});
+        ++i;
+        continue;
+      }
+      double p = r.impulse - (velocity(i, articulation) - r.target) * r.inverseK;
+      if (r.kind == ArticulationRowKind::Friction) {
+        const double radius =
+            std::max(r.friction * rows_[static_cast<size_t>(r.normalRow)].impulse, 0.0);
+        p = std::clamp(p, -radius, radius);
+      } else {
+        p = std::max(p, 0.0);
+      }
+      const double dp = p - r.impulse;
+      r.impulse = p;
+      if (dp != 0.0) apply(i, dp, articulation);
+      change = std::max(change, std::abs(dp) * r.k);
+    }
+    result.iterations = it + 1;
+    result.largestVelocityChange = change;
+    if (change <= velocityTolerance) {
+      result.converged = true;
+      break;
+    }
+    const double ratio = lastChange > 0.0 ? change / lastChange : 0.0;
+    slowIterations = it > 0 && ratio > kStallRatio && ratio < 1.0 ? slowIterations + 1 : 0;
+    lastChange = change;
+    if (stallVelocity > 0.0 && slowIterations >= kStallIterations && change < stallVelocity &&
+        std::pow(ratio, maxIterations - it - 1) > kStallShare) {
+      result.stalled = true;
+      break;
+    }
+  }
+  if (!result.converged) {
+    // Not converged (a landing): the stops get the last word, swept alone until they hold, so
+    // the joints end within their ranges; what the contacts then lack the next step corrects.
+    for (int it = 0; it < maxIterations; ++it) {
+      double change = 0.0;
+      for (int i = 0; i < n; ++i) {
+        Row& r = rows_[static_cast<size_t>(i)];
+        if (r.kind != ArticulationRowKind::Stop || r.inverseK == 0.0) continue;
+        const double p =
+            std::max(r.impulse - (velocity(i, articulation) - r.target) * r.inverseK, 0.0);
+        const double dp = p - r.impulse;
+        r.impulse = p;
+        if (dp != 0.0) apply(i, dp, articulation);
+        change = std::max(change, std::abs(dp) * r.k);
+      }
+      if (change <= velocityTolerance) break;
+    }
+  }
+  return result;
+}
+
+}  // namespace impetus

@@ -1,0 +1,319 @@
+// World's articulations (WorldSettings::articulations): trees of bodies joined by revolute and
+// spherical joints stepped in joint coordinates (articulation/articulation.h), their contacts
+// and joint stops solved over the joint velocities.
+#include <algorithm>
+#include <cmath>
+
+#include "../articulation/articulation.h"
+#include "../articulation/articulation_rows.h"
+#include "impetus/dynamics/world.h"
+
+namespace impetus {
+namespace {
+
+/// The joint qualifies for an articulation this step: revolute or spherical, no motor or
+/// repeater geared to it, no joint friction (a dry-friction row the joint space does not carry).
+bool articulable(const Joint& j) {
+  return (j.type() == JointType::Revolute || j.type() == JointType::Spherical) &&
+         j.drives().empty() && j.friction.torque == 0.0 && j.friction.force == 0.0;
+}
+
+}  // namespace
+
+void World::buildArticulations() {
+  articulationsDirty_ = false;
+  articulations_.clear();
+  const size_t n = bodies_.size();
+  articulationOfBody_.assign(n, -1);
+  if (!articulationRows_) articulationRows_ = std::make_unique<ArticulationRows>();
+  // The joint each dynamic body hangs from, and whether its tree can be an articulation.
+  std::vector<int> parentJoint(n, -1);
+  std::vector<char> bad(n, 0);
+  std::vector<std::vector<int>> children(n);
+  std::vector<char> visited(n, 0);
+  for (size_t k = 0; k < joints_.size(); ++k) {
+    const Joint& j = *joints_[k];
+    const auto p = static_cast<size_t>(j.parent()), c = static_cast<size_t>(j.child());
+    const bool parentDynamic = bodies_[p].isDynamic(), childDynamic = bodies_[c].isDynamic();
+    if (!childDynamic) {  // hung the wrong way round (or between fixed bodies)
+      if (parentDynamic) bad[p] = 1;
+      continue;
+    }
+    if (!articulable(j) || parentJoint[c] >= 0 ||
+        (!parentDynamic && bodies_[p].type != BodyType::Static))
+      bad[c] = 1;
+    if (parentJoint[c] < 0) parentJoint[c] = static_cast<int>(k);
+    if (parentDynamic) children[p].push_back(static_cast<int>(c));
+  }
+  // Roots: jointed dynamic bodies that hang from nothing dynamic. Walk each tree; a bad body
+  // anywhere (or a loop: a body with two parents is bad) leaves the whole tree to the rows.
+  for (size_t root = 1; root < n; ++root) {
+    if (!bodies_[root].isDynamic()) continue;
+    const int pj = parentJoint[root];
+    if (pj >= 0 &&
+        bodies_[static_cast<size_t>(joints_[static_cast<size_t>(pj)]->parent())].isDynamic())
+      continue;
+    if (pj < 0 && children[root].empty()) continue;  // a lone body
+    std::vector<ArticulationLinkDesc> links;
+    bool ok = true;
+    std::vector<std::pair<size_t, int>> stack{{root, -1}};
+    while (ok && !stack.empty()) {
+      const auto [body, parentLink] = stack.back();
+      stack.pop_back();
+      if (bad[body] || visited[body]) {  // a loop reaches a body twice
+        ok = false;
+        break;
+      }
+      visited[body] = 1;
+      ArticulationLinkDesc d;
+      d.body = static_cast<BodyId>(body);
+      d.parent = parentLink;
+      const int jk = parentJoint[body];
+      if (jk >= 0) {
+        Joint& j = *joints_[static_cast<size_t>(jk)];
+        d.source = &j;
+        d.joint = j.type() == JointType::Revolute ? LinkJoint::Revolute : LinkJoint::Spherical;
+        if (parentLink < 0) d.staticParent = j.parent();
+      }
+      const int self = static_cast<int>(links.size());
+      links.push_back(d);
+      for (auto it = children[body].rbegin(); it != children[body].rend(); ++it)
+        stack.emplace_back(static_cast<size_t>(*it), self);
+    }
+    if (!ok) continue;
+    const int index = static_cast<int>(articulations_.size());
+    articulations_.push_back(std::make_unique<Articulation>(std::move(links), bodies_));
+    for (const BodyId b : articulations_.back()->bodies())
+      articulationOfBody_[static_cast<size_t>(b)] = index;
+  }
+  articulationCandidate_.assign(articulations_.size(), 0);
+  articulationActive_.assign(articulations_.size(), 0);
+}
+
+void World::markArticulationCandidates() {
+  if (articulationsDirty_) buildArticulations();
+  articulated_.assign(bodies_.size(), 0);
+  articulationIterations_ = 0;
+  for (size_t a = 0; a < articulations_.size(); ++a) {
+    const Articulation& x = *articulations_[a];
+    bool ok = settings_.articulations && x.depth() <= settings_.articulationMaxDepth &&
+              !bodies_[static_cast<size_t>(x.body(0))].sleeping;
+    for (int l = 0; ok && l < x.linkCount(); ++l)
+      if (x.sourceJoint(l) != nullptr && !articulable(*x.sourceJoint(l))) ok = false;
+    articulationCandidate_[a] = ok;
+    articulationActive_[a] = 0;
+  }
+}
+
+void World::chooseArticulations() {
+  articulationContactEnd_ = awakeContactCount_;
+  if (articulations_.empty()) return;
+  for (size_t a = 0; a < articulations_.size(); ++a)
+    articulationActive_[a] = articulationCandidate_[a] &&
+                             !bodies_[static_cast<size_t>(articulations_[a]->body(0))].sleeping;
+  // A contact with another moving body, or with rolling, spinning or track friction, needs the
+  // rows: its articulation (both, between two) falls back.
+  const auto articulationOf = [&](BodyId b) { return articulationOfBody_[static_cast<size_t>(b)]; };
+  for (size_t i = 0; i < awakeContactCount_; ++i) {
+    const ContactPoint& c = contacts_[i];
+    const int xa = articulationOf(c.bodyA), xb = articulationOf(c.bodyB);
+    if (xa < 0 && xb < 0) continue;
+    const bool plain = c.rolling == 0.0 && c.spinning == 0.0 && c.trackMotor < 0;
+    const auto check = [&](int x, BodyId other, int xOther) {
+      if (x < 0) return;
+      const bool fixedOther = !body(other).isDynamic();
+      if (!plain || !(xOther == x || fixedOther)) articulationActive_[static_cast<size_t>(x)] = 0;
+    };
+    check(xa, c.bodyB, xb);
+    check(xb, c.bodyA, xa);
+  }
+  bool any = false;
+  for (size_t a = 0; a < articulations_.size(); ++a) {
+    const bool active = articulationActive_[a];
+    any = any || active;
+    for (const BodyId b : articulations_[a]->bodies()) {
+      const auto i = static_cast<size_t>(b);
+      articulated_[i] = active;
+      if (active) {  // immovable to the rows
+        masses_[i] = {};
+        velocities_[i] = {};
+      }
+    }
+  }
+  if (!any) return;
+  // Their contacts behind the rows' (stable, no allocation once warm).
+  contactScratch_.clear();
+  size_t kept = 0;
+  for (size_t i = 0; i < awakeContactCount_; ++i) {
+    const ContactPoint& c = contacts_[i];
+    if (articulated_[static_cast<size_t>(c.bodyA)] || articulated_[static_cast<size_t>(c.bodyB)])
+      contactScratch_.push_back(c);
+    else
+      contacts_[kept++] = c;
+  }
+  std::copy(contactScratch_.begin(), contactScratch_.end(),
+            contacts_.begin() + static_cast<std::ptrdiff_t>(kept));
+  awakeContactCount_ = kept;
+  articulationContactEnd_ = kept + contactScratch_.size();
+}
+
+void World::stepArticulations(double dt) {
+  const SolverSettings& solver = settings_.solver;
+  for (size_t a = 0; a < articulations_.size(); ++a) {
+    if (!articulationActive_[a]) continue;
+    Articulation& x = *articulations_[a];
+    x.readConfiguration(bodies_);
+    x.projectMomentum(dt, bodies_, midpointRotation_);
+    ArticulationRows& rows = *articulationRows_;
+    rows.begin(x);
+    // Contacts: the normal row J q' >= target (speculative while apart, the correction factor's
+    // share of a penetration beyond the slop when in), its friction pair J q' = 0 within the
+    // disk; a static or kinematic other body's point velocity moves the targets.
+    for (size_t i = awakeContactCount_; i < articulationContactEnd_; ++i) {
+      const ContactPoint& c = contacts_[i];
+      const int la = x.linkOf(c.bodyA), lb = x.linkOf(c.bodyB);
+      if (la < 0 && lb < 0) continue;
+      const RigidBody& ba = body(c.bodyA);
+      const RigidBody& bb = body(c.bodyB);
+      const Vec3 pa = ba.toWorld(c.localA), pb = bb.toWorld(c.localB);
+      // Velocity of the fixed side's point, what the row's J q' must be measured against.
+      const Vec3 fixedVelocity = la < 0   ? ba.pointVelocity(pa)
+                                 : lb < 0 ? Vec3(-bb.pointVelocity(pb))
+                                          : Vec3::Zero();
+      // J q' = n . (v_B(p_B) - v_A(p_A)): a force n at p_B on B and -n at p_A on A.
+      const auto fill = [&](int row, const Vec3& direction) {
+        Vec6 force;
+        if (lb >= 0) {
+          force << (pb - x.linkPosition(lb)).cross(direction), direction;
+          rows.addLinkForce(row, lb, force, x);
+        }
+        if (la >= 0) {
+          force << (pa - x.linkPosition(la)).cross(direction), direction;
+          rows.addLinkForce(row, la, -force, x);
+        }
+        return direction.dot(fixedVelocity);
+      };
+      // A speculative point (5 cm margin) that cannot close within the step at twice its
+      // bodies' approach speed costs no rows (two in three of a lying ragdoll's), nor does a
+      // point's friction before it touches: its bound, mu times a zero normal impulse, is 0.
+      const double approachBound =
+          std::max(-c.normal.dot(bb.pointVelocity(pb) - ba.pointVelocity(pa)), 0.0) +
+          settings_.gravity.norm() * dt;
+      const double warm1 = c.tangentImpulse1, warm2 = c.tangentImpulse2;
+      contacts_[i].tangentImpulse1 = contacts_[i].tangentImpulse2 = 0.0;
+      if (c.separation > 2.0 * approachBound * dt && c.normalImpulse == 0.0) {
+        contacts_[i].normalRow = -1;
+        continue;
+      }
+      const int normal = rows.add(ArticulationRowKind::Normal, c.normalImpulse);
+      contacts_[i].normalRow = normal;
+      const double carried = fill(normal, c.normal);
+      double target;
+      if (c.separation > 0.0) {
+        target = -c.separation / dt;
+      } else {
+        const double depth = std::max(-c.separation - settings_.contactSlop, 0.0);
+        target =
+            std::min(settings_.contactCorrectionFactor * depth / dt, solver.maxCorrectionSpeed);
+      }
+      const double approach = rows.velocity(normal, x) - carried;
+      if (c.restitution > 0.0 && approach < -settings_.restitutionThreshold)
+        target = std::max(target, -c.restitution * approach);
+      rows.setTarget(normal, target + carried);
+      contacts_[i].approachSpeed = approach;
+      contacts_[i].frictionRow = -1;
+      if (c.friction > 0.0 && (c.separation <= 0.0 || c.normalImpulse > 0.0)) {
+        contacts_[i].frictionRow = rows.size();
+        const int t1 = rows.add(ArticulationRowKind::Friction, warm1, normal, c.friction);
+        rows.setTarget(t1, fill(t1, c.tangent1));
+        const int t2 = rows.add(ArticulationRowKind::Friction, warm2, normal, c.friction);
+        rows.setTarget(t2, fill(t2, c.tangent2));
+      }
+    }
+    const int firstStopRow = rows.size();
+    stopRowLink_.clear();
+    stopRowSide_.clear();
+    // Joint stops, last in each sweep so that it ends with them held; speculative (the row lets
+    // the joint reach its stop within the step, no further) or, past it, pushed back by the
+    // correction factor's share.
+    const auto stopTarget = [&](double gap) {
+      if (gap >= 0.0) return -gap / dt;
+      return std::min(-solver.positionCorrectionFactor * gap / dt, solver.maxCorrectionSpeed);
+    };
+    for (int l = 0; l < x.linkCount(); ++l) {
+      if (x.jointKind(l) != LinkJoint::Revolute) continue;
+      const JointLimit& limit = x.sourceJoint(l)->limit;
+      if (!limit.enabled) continue;
+      const int k = x.dofIndex(l);
+      const double q = x.angle(l), rate = x.velocity()[k];
+      const double reach = 2.0 * std::abs(rate) * dt + 0.1;
+      for (const double side : {1.0, -1.0}) {
+        const double gap = side > 0 ? q - limit.lower : limit.upper - q;
+        // The nearer stop always has its row (contacts may swing the joint any distance within
+        // the step); the farther one when within reach.
+        const bool nearer =
+            side > 0 ? q - limit.lower <= limit.upper - q : limit.upper - q < q - limit.lower;
+        if (gap > reach && !nearer) continue;
+        // Warm start from the joint's stop read-out (saved with its state, so a loaded world
+        // continues bit for bit): only one stop of a range pushes at a time.
+        const double warm = std::max(side * x.sourceJoint(l)->limitForce() * dt, 0.0);
+        const int r = rows.add(ArticulationRowKind::Stop, warm);
+        stopRowLink_.push_back(l);
+        stopRowSide_.push_back(side);
+        rows.jacobian(r)[k] = side;
+        rows.computeResponse(r, x);
+        rows.setTarget(r, stopTarget(gap));
+      }
+    }
+    rows.prepare(x);
+    const ArticulationSolveResult result =
+        rows.solve(x, std::max(solver.velocityIterations, 1),
+                   solver.deterministic ? -1.0 : solver.velocityTolerance,
+                   solver.deterministic ? 0.0 : solver.stallVelocity);
+    articulationIterations_ = std::max(articulationIterations_, result.iterations);
+    // The impulses back to the contacts (warm start, force read-out), and what they did to
+    // each link (world, moment about the origin) for the joints' read-outs.
+    linkImpulses_.assign(static_cast<size_t>(x.linkCount()), Vec6::Zero());
+    for (size_t i = awakeContactCount_; i < articulationContactEnd_; ++i) {
+      ContactPoint& c = contacts_[i];
+      const int la = x.linkOf(c.bodyA), lb = x.linkOf(c.bodyB);
+      if (la < 0 && lb < 0) continue;
+      c.normalImpulse = c.normalRow >= 0 ? rows.impulse(c.normalRow) : 0.0;
+      if (c.frictionRow >= 0) {
+        c.tangentImpulse1 = rows.impulse(c.frictionRow);
+        c.tangentImpulse2 = rows.impulse(c.frictionRow + 1);
+      }
+      const Vec3 onB = c.normalImpulse * c.normal + c.tangentImpulse1 * c.tangent1 +
+                       c.tangentImpulse2 * c.tangent2;
+      if (lb >= 0) {
+        const Vec3 p = body(c.bodyB).toWorld(c.localB);
+        linkImpulses_[static_cast<size_t>(lb)] += (Vec6() << p.cross(onB), onB).finished();
+      }
+      if (la >= 0) {
+        const Vec3 p = body(c.bodyA).toWorld(c.localA);
+        linkImpulses_[static_cast<size_t>(la)] -= (Vec6() << p.cross(onB), onB).finished();
+      }
+    }
+    x.finishVelocities();
+    x.jointImpulses(linkImpulses_);
+    int stopRow = firstStopRow;
+    for (int l = 0; l < x.linkCount(); ++l) {
+      Joint* source = x.sourceJoint(l);
+      if (source == nullptr) continue;
+      const Vec6& p = linkImpulses_[static_cast<size_t>(l)];
+      double stopImpulse = 0.0;
+      while (stopRow < rows.size() &&
+             stopRowLink_[static_cast<size_t>(stopRow - firstStopRow)] == l) {
+        stopImpulse +=
+            stopRowSide_[static_cast<size_t>(stopRow - firstStopRow)] * rows.impulse(stopRow);
+        ++stopRow;
+      }
+      const Vec3 anchor = body(source->child()).toWorld(source->frameInChild().anchor);
+      source->storeArticulatedImpulses(p.tail<3>(), p.head<3>() - anchor.cross(p.tail<3>()),
+                                       stopImpulse, bodies_, dt);
+    }
+    x.integrateAndWrite(dt, bodies_);
+  }
+}
+
+}  // namespace impetus
