@@ -70,9 +70,12 @@ class Articulation {
 
   /// A link's response to spatial forces: rows J = Phi^T c (dof x 6, row-major, `phiT`) for a
   /// world-axes spatial force c = [moment about the link's centre of mass; force] on it, and
-  /// their responses H^-1 J^T = Psi c (`psi`, the same shape): every contact row on the link is
-  /// then a 6-vector c away, for 6 solves a link instead of one a row.
-  void linkResponse(int link, double* phiT, double* psi) const;
+  /// their half-solves Z c = D^-1/2 L^-T J^T (`zeta`, the same shape, zero off the link's
+  /// ancestors): every contact row on the link is then a 6-vector c away, and two rows'
+  /// coupling J_r H^-1 J_s^T is z_r . z_s.
+  void linkResponse(int link, double* phiT, double* zeta) const;
+  /// x = D^-1/2 L^-T x with the step's factor (the half of solveMass a Delassus entry needs).
+  void halfSolve(double* x) const;
   /// World position of a link's centre of mass at the current configuration.
   const Vec3& linkPosition(int link) const {
     return links_[static_cast<size_t>(link)].worldPosition;

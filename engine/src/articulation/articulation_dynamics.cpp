@@ -1,8 +1,9 @@
 // Articulation dynamics: the bias forces by recursive Newton-Euler (RBDA table 5.1), the joint-
 // space inertia by the composite-rigid-body algorithm (table 6.2), its L^T D L factor with the
 // tree's sparsity and the solve with it (tables 6.3, 6.4).
-#include <cstdlib>
 #include "articulation.h"
+
+#include <cmath>
 
 #include "impetus/joints/joint.h"
 
@@ -40,7 +41,7 @@ void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
     Link& l = links_[i];
     const RigidBody& b = bodies[static_cast<size_t>(l.body)];
     const Mat3 turn = l.rotation.transpose() * midpointRotations[static_cast<size_t>(l.body)];
-    l.stepInertia = std::getenv("NOMID") ? l.inertia : Mat3(turn * l.inertia * turn.transpose());
+    l.stepInertia = turn * l.inertia * turn.transpose();
     inputMomentum_[i] << b.angularMomentum, l.mass * b.linearVelocity;
     force_[i] << l.rotation.transpose() * b.angularMomentum,
         l.mass * (l.rotation.transpose() * b.linearVelocity);
@@ -161,9 +162,9 @@ void Articulation::solveMass(double* x) const {
   }
 }
 
-void Articulation::linkResponse(int link, double* phiT, double* psi) const {
+void Articulation::linkResponse(int link, double* phiT, double* zeta) const {
   using Rows6 = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor>;
-  Eigen::Map<Rows6> phi(phiT, dof_, 6), x(psi, dof_, 6);
+  Eigen::Map<Rows6> phi(phiT, dof_, 6), x(zeta, dof_, 6);
   phi.setZero();
   const Vec3& centre = links_[static_cast<size_t>(link)].worldPosition;
   for (int j = link; j >= 0; j = links_[static_cast<size_t>(j)].parent) {
@@ -178,10 +179,11 @@ void Articulation::linkResponse(int link, double* phiT, double* psi) const {
         l.motionSubspace.leftCols(l.dofCount).transpose() * transform;
   }
   x = phi;
-  // H^-1 with six right-hand sides (as solveMass, a row of 6 at a time).
+  // D^-1/2 L^-T with six right-hand sides (as halfSolve, a row of 6 at a time); the rows stay
+  // zero off the link's ancestors.
   const int n = dof_;
   const double* h = massMatrix_.data();
-  double* rows = psi;
+  double* rows = zeta;
   const auto axpy6 = [](double* y, double a, const double* v) {
     Eigen::Map<Vec6>(y) -= a * Eigen::Map<const Vec6>(v);
   };
@@ -199,21 +201,26 @@ void Articulation::linkResponse(int link, double* phiT, double* psi) const {
       for (int j = start; j < start + count; ++j) axpy6(rows + 6 * j, row[j], xi);
     }
   }
-  for (int i = 0; i < n; ++i) {
-    const double d = 1.0 / h[static_cast<size_t>(i) * n + i];
-    Eigen::Map<Vec6>(rows + 6 * i) *= d;
-  }
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < n; ++i)
+    Eigen::Map<Vec6>(rows + 6 * i) *= 1.0 / std::sqrt(h[static_cast<size_t>(i) * n + i]);
+}
+
+void Articulation::halfSolve(double* x) const {
+  const int n = dof_;
+  const double* h = massMatrix_.data();
+  for (int i = n - 1; i >= 0; --i) {
+    const double xi = x[i];
+    if (xi == 0.0) continue;
     const double* row = h + static_cast<size_t>(i) * n;
-    double* xi = rows + 6 * i;
-    const int own = dofLink_[static_cast<size_t>(i)];
-    for (int j = links_[static_cast<size_t>(own)].dof; j < i; ++j) axpy6(xi, row[j], rows + 6 * j);
-    for (int r = rangeBegin_[static_cast<size_t>(own)];
-         r < rangeBegin_[static_cast<size_t>(own) + 1]; ++r) {
+    const int link = dofLink_[static_cast<size_t>(i)];
+    for (int j = links_[static_cast<size_t>(link)].dof; j < i; ++j) x[j] -= row[j] * xi;
+    for (int r = rangeBegin_[static_cast<size_t>(link)];
+         r < rangeBegin_[static_cast<size_t>(link) + 1]; ++r) {
       const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
-      for (int j = start; j < start + count; ++j) axpy6(xi, row[j], rows + 6 * j);
+      for (int j = start; j < start + count; ++j) x[j] -= row[j] * xi;
     }
   }
+  for (int i = 0; i < n; ++i) x[i] /= std::sqrt(h[static_cast<size_t>(i) * n + i]);
 }
 
 }  // namespace impetus

@@ -9,11 +9,12 @@ void ArticulationRows::begin(const Articulation& articulation) {
   dof_ = articulation.dof();
   rows_.clear();
   jacobian_.clear();
-  response_.clear();
+  zeta_.clear();
+  applied_.clear();
   const size_t block =
       static_cast<size_t>(dof_) * 6 * static_cast<size_t>(articulation.linkCount());
   linkPhi_.resize(block);
-  linkPsi_.resize(block);
+  linkZeta_.resize(block);
   linkReady_.assign(static_cast<size_t>(articulation.linkCount()), 0);
 }
 
@@ -21,18 +22,18 @@ void ArticulationRows::addLinkForce(int row, int link, const Vec6& force,
                                     const Articulation& articulation) {
   const size_t offset = static_cast<size_t>(link) * static_cast<size_t>(dof_) * 6;
   if (!linkReady_[static_cast<size_t>(link)]) {
-    articulation.linkResponse(link, &linkPhi_[offset], &linkPsi_[offset]);
+    articulation.linkResponse(link, &linkPhi_[offset], &linkZeta_[offset]);
     linkReady_[static_cast<size_t>(link)] = 1;
   }
   const double* phi = &linkPhi_[offset];
-  const double* psi = &linkPsi_[offset];
+  const double* zeta = &linkZeta_[offset];
   double* j = jacobian(row);
-  double* w = response(row);
+  double* z = &zeta_[static_cast<size_t>(row) * dof_];
   const double c0 = force[0], c1 = force[1], c2 = force[2], c3 = force[3], c4 = force[4],
                c5 = force[5];
-  for (int i = 0; i < dof_; ++i, phi += 6, psi += 6) {
+  for (int i = 0; i < dof_; ++i, phi += 6, zeta += 6) {
     j[i] += phi[0] * c0 + phi[1] * c1 + phi[2] * c2 + phi[3] * c3 + phi[4] * c4 + phi[5] * c5;
-    w[i] += psi[0] * c0 + psi[1] * c1 + psi[2] * c2 + psi[3] * c3 + psi[4] * c4 + psi[5] * c5;
+    z[i] += zeta[0] * c0 + zeta[1] * c1 + zeta[2] * c2 + zeta[3] * c3 + zeta[4] * c4 + zeta[5] * c5;
   }
 }
 
@@ -45,46 +46,71 @@ int ArticulationRows::add(ArticulationRowKind kind, double impulse, int normalRo
   r.friction = friction;
   rows_.push_back(r);
   jacobian_.resize(jacobian_.size() + static_cast<size_t>(dof_), 0.0);
-  response_.resize(response_.size() + static_cast<size_t>(dof_), 0.0);
+  zeta_.resize(zeta_.size() + static_cast<size_t>(dof_), 0.0);
   return static_cast<int>(rows_.size()) - 1;
 }
 
 double ArticulationRows::velocity(int row, const Articulation& articulation) const {
-  const double* j = &jacobian_[static_cast<size_t>(row) * dof_];
-  const double* v = articulation.velocity().data();
-  double sum = 0.0;
-  for (int i = 0; i < dof_; ++i) sum += j[i] * v[i];
-  return sum;
-}
-
-void ArticulationRows::apply(int row, double dp, Articulation& articulation) const {
-  const double* w = &response_[static_cast<size_t>(row) * dof_];
-  double* v = articulation.velocity().data();
-  for (int i = 0; i < dof_; ++i) v[i] += dp * w[i];
+  return Eigen::Map<const Eigen::VectorXd>(&jacobian_[static_cast<size_t>(row) * dof_], dof_)
+      .dot(articulation.velocity());
 }
 
 void ArticulationRows::computeResponse(int row, const Articulation& articulation) {
-  std::copy_n(jacobian(row), dof_, response(row));
-  articulation.solveMass(response(row));
+  double* z = &zeta_[static_cast<size_t>(row) * dof_];
+  std::copy_n(jacobian(row), dof_, z);
+  articulation.halfSolve(z);
 }
 
-void ArticulationRows::prepare(Articulation& articulation) {
-  for (size_t i = 0; i < rows_.size(); ++i) {
-    const double* w = &response_[i * static_cast<size_t>(dof_)];
-    const Eigen::Map<const Eigen::VectorXd> j(&jacobian_[i * static_cast<size_t>(dof_)], dof_);
-    Row& r = rows_[i];
-    r.k = j.dot(Eigen::Map<const Eigen::VectorXd>(w, dof_));
+void ArticulationRows::prepare(const Articulation& articulation) {
+  const int m = size();
+  delassusAll_.resize(static_cast<size_t>(m) * m);
+  rowVelocity_.resize(static_cast<size_t>(m));
+  applied_.resize(static_cast<size_t>(m), 0.0);  // rows added since: none of theirs applied yet
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Map<const RowMajor> z(zeta_.data(), m, dof_);
+  Eigen::Map<RowMajor> a(delassusAll_.data(), m, m);
+  a.noalias() = z * z.transpose();
+  for (int i = 0; i < m; ++i) {
+    Row& r = rows_[static_cast<size_t>(i)];
+    r.k = delassusAll_[static_cast<size_t>(i) * m + i];
     r.inverseK = r.k > 1e-300 ? 1.0 / r.k : 0.0;
     if (r.inverseK == 0.0) r.impulse = 0.0;
-    if (r.impulse != 0.0) apply(static_cast<int>(i), r.impulse, articulation);
   }
+  // v = J q' (q' holds the impulses applied by earlier solves) + A (p - applied).
+  for (int i = 0; i < m; ++i) rowVelocity_[static_cast<size_t>(i)] = velocity(i, articulation);
+  for (int k = 0; k < m; ++k) {
+    const double dp = rows_[static_cast<size_t>(k)].impulse - applied_[static_cast<size_t>(k)];
+    if (dp != 0.0) apply(k, dp);
+  }
+}
+
+void ArticulationRows::apply(int row, double dp) {
+  const int m = size();
+  const double* a = &delassusAll_[static_cast<size_t>(row) * m];
+  double* v = rowVelocity_.data();
+  for (int i = 0; i < m; ++i) v[i] += dp * a[i];
+}
+
+void ArticulationRows::applyImpulses(Articulation& articulation) {
+  // g = J^T (p - applied), then q' += H^-1 g.
+  Eigen::VectorXd& qd = articulation.velocity();
+  scratch_.assign(static_cast<size_t>(dof_), 0.0);
+  for (int i = 0; i < size(); ++i) {
+    const double dp = rows_[static_cast<size_t>(i)].impulse - applied_[static_cast<size_t>(i)];
+    applied_[static_cast<size_t>(i)] = rows_[static_cast<size_t>(i)].impulse;
+    if (dp == 0.0) continue;
+    const double* j = &jacobian_[static_cast<size_t>(i) * dof_];
+    for (int d = 0; d < dof_; ++d) scratch_[static_cast<size_t>(d)] += dp * j[d];
+  }
+  articulation.solveMass(scratch_.data());
+  for (int d = 0; d < dof_; ++d) qd[d] += scratch_[static_cast<size_t>(d)];
 }
 
 namespace {
 constexpr int kMaxActiveSet = 8;
 }  // namespace
 
-bool ArticulationRows::solveActiveSet(Articulation& articulation) {
+bool ArticulationRows::solveActiveSet() {
   active_.clear();
   const int n = size();
   for (int i = 0; i < n; ++i) {
@@ -113,16 +139,12 @@ bool ArticulationRows::solveActiveSet(Articulation& articulation) {
   activeStep_.resize(static_cast<size_t>(m));
   double* a = delassus_.data();
   double* x = activeStep_.data();
+  const int all = size();
   for (int p = 0; p < m; ++p) {
     const int i = active_[static_cast<size_t>(p)];
-    const double* j = &jacobian_[static_cast<size_t>(i) * dof_];
-    for (int q = 0; q <= p; ++q) {
-      const double* w = &response_[static_cast<size_t>(active_[static_cast<size_t>(q)]) * dof_];
-      double sum = 0.0;
-      for (int k = 0; k < dof_; ++k) sum += j[k] * w[k];
-      a[p * m + q] = sum;
-    }
-    x[p] = rows_[static_cast<size_t>(i)].target - velocity(i, articulation);
+    for (int q = 0; q <= p; ++q)
+      a[p * m + q] = delassusAll_[static_cast<size_t>(i) * all + active_[static_cast<size_t>(q)]];
+    x[p] = rows_[static_cast<size_t>(i)].target - rowVelocity_[static_cast<size_t>(i)];
   }
   // Cholesky (lower) with a small ridge: a face's corners are redundant rows.
   for (int p = 0; p < m; ++p) {
@@ -165,13 +187,13 @@ bool ArticulationRows::solveActiveSet(Articulation& articulation) {
   for (int q = 0; q < m; ++q) {
     const int i = active_[static_cast<size_t>(q)];
     rows_[static_cast<size_t>(i)].impulse += x[q];
-    apply(i, x[q], articulation);
+    apply(i, x[q]);
   }
   return true;
 }
 
-ArticulationSolveResult ArticulationRows::solve(Articulation& articulation, int maxIterations,
-                                                double velocityTolerance, double stallVelocity) {
+ArticulationSolveResult ArticulationRows::solve(int maxIterations, double velocityTolerance,
+                                                double stallVelocity) {
   // solveBlocks' slow mode: the change shrinking by less than 10 % twice running, below
   // stallVelocity, so slowly that the iterations left would not halve it.
   constexpr double kStallRatio = 0.9, kStallShare = 0.5;
@@ -180,7 +202,7 @@ ArticulationSolveResult ArticulationRows::solve(Articulation& articulation, int 
   const int n = size();
   double lastChange = 0.0;
   int slowIterations = 0;
-  solveActiveSet(articulation);
+  solveActiveSet();
   for (int it = 0; it < maxIterations; ++it) {
     double change = 0.0;
     for (int i = 0; i < n; ++i) {
@@ -191,10 +213,12 @@ ArticulationSolveResult ArticulationRows::solve(Articulation& articulation, int 
           rows_[static_cast<size_t>(i + 1)].kind == ArticulationRowKind::Friction) {
         // A contact's two friction rows together, their impulse held in the disk mu p_n.
         Row& s = rows_[static_cast<size_t>(i + 1)];
-        const double p1 = r.impulse - (velocity(i, articulation) - r.target) * r.inverseK;
-        const double p2 = s.inverseK == 0.0
-                              ? 0.0
-                              : s.impulse - (velocity(i + 1, articulation) - s.target) * s.inverseK;
+        const double p1 =
+            r.impulse - (rowVelocity_[static_cast<size_t>(i)] - r.target) * r.inverseK;
+        const double p2 =
+            s.inverseK == 0.0
+                ? 0.0
+                : s.impulse - (rowVelocity_[static_cast<size_t>(i + 1)] - s.target) * s.inverseK;
         const double radius =
             std::max(r.friction * rows_[static_cast<size_t>(r.normalRow)].impulse, 0.0);
         const double norm = std::sqrt(p1 * p1 + p2 * p2);
@@ -202,13 +226,13 @@ ArticulationSolveResult ArticulationRows::solve(Articulation& articulation, int 
         const double d1 = scale * p1 - r.impulse, d2 = scale * p2 - s.impulse;
         r.impulse += d1;
         s.impulse += d2;
-        apply(i, d1, articulation);
-        if (d2 != 0.0) apply(i + 1, d2, articulation);
+        apply(i, d1);
+        if (d2 != 0.0) apply(i + 1, d2);
         change = std::max({change, std::abs(d1) * r.k, std::abs(d2) * s.k});
         ++i;
         continue;
       }
-      double p = r.impulse - (velocity(i, articulation) - r.target) * r.inverseK;
+      double p = r.impulse - (rowVelocity_[static_cast<size_t>(i)] - r.target) * r.inverseK;
       if (r.kind == ArticulationRowKind::Friction) {
         const double radius =
             std::max(r.friction * rows_[static_cast<size_t>(r.normalRow)].impulse, 0.0);
@@ -218,7 +242,7 @@ ArticulationSolveResult ArticulationRows::solve(Articulation& articulation, int 
       }
       const double dp = p - r.impulse;
       r.impulse = p;
-      if (dp != 0.0) apply(i, dp, articulation);
+      if (dp != 0.0) apply(i, dp);
       change = std::max(change, std::abs(dp) * r.k);
     }
     result.iterations = it + 1;
@@ -244,11 +268,11 @@ ArticulationSolveResult ArticulationRows::solve(Articulation& articulation, int 
       for (int i = 0; i < n; ++i) {
         Row& r = rows_[static_cast<size_t>(i)];
         if (r.kind != ArticulationRowKind::Stop || r.inverseK == 0.0) continue;
-        const double p =
-            std::max(r.impulse - (velocity(i, articulation) - r.target) * r.inverseK, 0.0);
+        const double p = std::max(
+            r.impulse - (rowVelocity_[static_cast<size_t>(i)] - r.target) * r.inverseK, 0.0);
         const double dp = p - r.impulse;
         r.impulse = p;
-        if (dp != 0.0) apply(i, dp, articulation);
+        if (dp != 0.0) apply(i, dp);
         change = std::max(change, std::abs(dp) * r.k);
       }
       if (change <= velocityTolerance) break;

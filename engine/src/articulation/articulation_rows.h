@@ -1,9 +1,10 @@
 #pragma once
 // The unilateral rows of one articulation's step - contact normals, their friction pairs, joint
 // stops - over its joint velocities q', solved by projected Gauss-Seidel (seed 000's sequential
-// impulses in joint space). Each row keeps J and its response H^-1 J^T, so an iteration costs two
-// dense n-vector products a row and the joints never open. Storage only grows (no allocation
-// once warm).
+// impulses in joint space) on their Delassus matrix A = J H^-1 J^T = Z Z^T, Z = D^-1/2 L^-T J^T
+// (a contact row's z is its links' Articulation::linkResponse times a 6-vector). An iteration
+// then costs a row of A a row, and q' is updated once, at the end. Storage only grows (no
+// allocation once warm).
 
 #include <vector>
 
@@ -28,23 +29,24 @@ class ArticulationRows {
   /// after; `friction` (a friction row's coefficient) bounds it by the normal row `normalRow`.
   int add(ArticulationRowKind kind, double impulse, int normalRow = -1, double friction = 0.0);
   double* jacobian(int row) { return &jacobian_[static_cast<size_t>(row) * dof_]; }
-  /// Its response H^-1 J^T, filled by the caller or by computeResponse.
-  double* response(int row) { return &response_[static_cast<size_t>(row) * dof_]; }
+  /// Its half-solve z = D^-1/2 L^-T J^T from the Jacobian filled through jacobian().
   void computeResponse(int row, const Articulation& articulation);
-  /// Adds to a row's J and response a world spatial force c on `link` (Articulation::
-  /// linkResponse, computed once a step for each link a row touches).
+  /// Adds to a row's J and z a world spatial force c on `link` (Articulation::linkResponse,
+  /// computed once a step for each link a row touches).
   void addLinkForce(int row, int link, const Vec6& force, const Articulation& articulation);
   /// Row velocity J q' at the articulation's current velocity.
   double velocity(int row, const Articulation& articulation) const;
   /// J q' >= target for Normal and Stop rows, = target (within the friction bound) for Friction.
   void setTarget(int row, double target) { rows_[static_cast<size_t>(row)].target = target; }
-  /// Effective mass of every row; applies the warm-start impulses.
-  void prepare(Articulation& articulation);
+  /// The Delassus matrix of every row and the row velocities at the current q' with the warm-
+  /// start impulses (rows may be added after a solve: prepare again and solve on).
+  void prepare(const Articulation& articulation);
   /// Iterates to `velocityTolerance` (the largest velocity change a row made in an iteration,
   /// m/s or rad/s), to `maxIterations`, or - `stallVelocity` > 0 - to a slow mode below that
   /// change, as solveBlocks does (SolverSettings::stallVelocity).
-  ArticulationSolveResult solve(Articulation& articulation, int maxIterations,
-                                double velocityTolerance, double stallVelocity);
+  ArticulationSolveResult solve(int maxIterations, double velocityTolerance, double stallVelocity);
+  /// q' += H^-1 J^T p with the solved impulses p.
+  void applyImpulses(Articulation& articulation);
   double impulse(int row) const { return rows_[static_cast<size_t>(row)].impulse; }
   int size() const { return static_cast<int>(rows_.size()); }
 
@@ -53,25 +55,29 @@ class ArticulationRows {
     ArticulationRowKind kind = ArticulationRowKind::Normal;
     double target = 0.0;
     double impulse = 0.0;
-    double inverseK = 0.0;  ///< 1 / (J H^-1 J^T)
+    double inverseK = 0.0;  ///< 1 / A_ii
     double k = 0.0;
     int normalRow = -1;
     double friction = 0.0;
   };
-  /// q' += W_row dp.
-  void apply(int row, double dp, Articulation& articulation) const;
+  /// The row velocities after row `row`'s impulse changed by dp.
+  void apply(int row, double dp);
   /// One exact solve of the rows the warm start has active - pushing normals and stops, sticking
   /// friction - as equalities (a regularised Cholesky of their Delassus matrix J H^-1 J^T). Kept
   /// when the impulses it finds stay in their bounds (a resting or steadily pushed contact set:
   /// its statics exact at once, however uneven the masses); otherwise undone, and the sweeps
   /// start from the warm start. Returns whether it was kept.
-  bool solveActiveSet(Articulation& articulation);
+  bool solveActiveSet();
 
   int dof_ = 0;
   std::vector<Row> rows_;
-  std::vector<double> jacobian_, response_;  ///< rows x dof, row-major
-  std::vector<double> linkPhi_, linkPsi_;    ///< by link: dof x 6, row-major
+  std::vector<double> jacobian_, zeta_;     ///< rows x dof, row-major
+  std::vector<double> delassusAll_;         ///< rows x rows, row-major
+  std::vector<double> rowVelocity_;         ///< J q' at the current impulses
+  std::vector<double> applied_;             ///< impulses already in q' (the warm start's)
+  std::vector<double> linkPhi_, linkZeta_;  ///< by link: dof x 6, row-major
   std::vector<char> linkReady_;
+  std::vector<double> scratch_;
   std::vector<int> active_;
   std::vector<double> delassus_, activeStep_;  ///< active x active, row-major; its solution
 };

@@ -230,9 +230,7 @@ void World::stepArticulations(double dt) {
         rows.setTarget(t2, fill(t2, c.tangent2));
       }
     }
-    const int firstStopRow = rows.size();
-    stopRowLink_.clear();
-    stopRowSide_.clear();
+    stopRows_.clear();
     // Joint stops, last in each sweep so that it ends with them held; speculative (the row lets
     // the joint reach its stop within the step, no further) or, past it, pushed back by the
     // correction factor's share.
@@ -240,36 +238,60 @@ void World::stepArticulations(double dt) {
       if (gap >= 0.0) return -gap / dt;
       return std::min(-solver.positionCorrectionFactor * gap / dt, solver.maxCorrectionSpeed);
     };
-    for (int l = 0; l < x.linkCount(); ++l) {
-      if (x.jointKind(l) != LinkJoint::Revolute) continue;
+    const auto addStop = [&](int l, double side, double gap, double warm) {
+      const int r = rows.add(ArticulationRowKind::Stop, warm);
+      stopRows_.push_back({r, l, side});
+      rows.jacobian(r)[x.dofIndex(l)] = side;
+      rows.computeResponse(r, x);
+      rows.setTarget(r, stopTarget(gap));
+    };
+    const auto stopGap = [&](int l, double side) {
       const JointLimit& limit = x.sourceJoint(l)->limit;
-      if (!limit.enabled) continue;
-      const int k = x.dofIndex(l);
-      const double q = x.angle(l), rate = x.velocity()[k];
-      const double reach = 2.0 * std::abs(rate) * dt + 0.1;
+      return side > 0 ? x.angle(l) - limit.lower : limit.upper - x.angle(l);
+    };
+    const auto limited = [&](int l) {
+      return x.jointKind(l) == LinkJoint::Revolute && x.sourceJoint(l)->limit.enabled;
+    };
+    for (int l = 0; l < x.linkCount(); ++l) {
+      if (!limited(l)) continue;
+      const double rate = x.velocity()[x.dofIndex(l)];
       for (const double side : {1.0, -1.0}) {
-        const double gap = side > 0 ? q - limit.lower : limit.upper - q;
-        // The nearer stop always has its row (contacts may swing the joint any distance within
-        // the step); the farther one when within reach.
-        const bool nearer =
-            side > 0 ? q - limit.lower <= limit.upper - q : limit.upper - q < q - limit.lower;
-        if (gap > reach && !nearer) continue;
+        const double gap = stopGap(l, side);
         // Warm start from the joint's stop read-out (saved with its state, so a loaded world
         // continues bit for bit): only one stop of a range pushes at a time.
         const double warm = std::max(side * x.sourceJoint(l)->limitForce() * dt, 0.0);
-        const int r = rows.add(ArticulationRowKind::Stop, warm);
-        stopRowLink_.push_back(l);
-        stopRowSide_.push_back(side);
-        rows.jacobian(r)[k] = side;
-        rows.computeResponse(r, x);
-        rows.setTarget(r, stopTarget(gap));
+        if (gap <= 2.0 * std::abs(rate) * dt + 0.02 || warm > 0.0) addStop(l, side, gap, warm);
       }
     }
     rows.prepare(x);
-    const ArticulationSolveResult result =
-        rows.solve(x, std::max(solver.velocityIterations, 1),
-                   solver.deterministic ? -1.0 : solver.velocityTolerance,
-                   solver.deterministic ? 0.0 : solver.stallVelocity);
+    const int budget = std::max(solver.velocityIterations, 1);
+    const double tolerance = solver.deterministic ? -1.0 : solver.velocityTolerance;
+    const double stall = solver.deterministic ? 0.0 : solver.stallVelocity;
+    ArticulationSolveResult result = rows.solve(budget, tolerance, stall);
+    rows.applyImpulses(x);
+    // A stop the solve's velocities would pass that had no row (the contacts swung its joint
+    // further than the step's start suggested) gets one, and the rows iterate again.
+    for (int pass = 0; pass < 2; ++pass) {
+      bool added = false;
+      for (int l = 0; l < x.linkCount(); ++l) {
+        if (!limited(l)) continue;
+        const double rate = x.velocity()[x.dofIndex(l)];
+        for (const double side : {1.0, -1.0}) {
+          const double gap = stopGap(l, side);
+          if (gap + side * rate * dt >= 0.0) continue;
+          bool present = false;
+          for (const StopRow& s : stopRows_) present = present || (s.link == l && s.side == side);
+          if (present) continue;
+          addStop(l, side, gap, 0.0);
+          added = true;
+        }
+      }
+      if (!added) break;
+      rows.prepare(x);
+      const ArticulationSolveResult more = rows.solve(budget, tolerance, stall);
+      rows.applyImpulses(x);
+      result.iterations += more.iterations;
+    }
     articulationIterations_ = std::max(articulationIterations_, result.iterations);
     // The impulses back to the contacts (warm start, force read-out), and what they did to
     // each link (world, moment about the origin) for the joints' read-outs.
@@ -296,18 +318,14 @@ void World::stepArticulations(double dt) {
     }
     x.finishVelocities();
     x.jointImpulses(linkImpulses_);
-    int stopRow = firstStopRow;
+    linkStopImpulses_.assign(static_cast<size_t>(x.linkCount()), 0.0);
+    for (const StopRow& s : stopRows_)
+      linkStopImpulses_[static_cast<size_t>(s.link)] += s.side * rows.impulse(s.row);
     for (int l = 0; l < x.linkCount(); ++l) {
       Joint* source = x.sourceJoint(l);
       if (source == nullptr) continue;
       const Vec6& p = linkImpulses_[static_cast<size_t>(l)];
-      double stopImpulse = 0.0;
-      while (stopRow < rows.size() &&
-             stopRowLink_[static_cast<size_t>(stopRow - firstStopRow)] == l) {
-        stopImpulse +=
-            stopRowSide_[static_cast<size_t>(stopRow - firstStopRow)] * rows.impulse(stopRow);
-        ++stopRow;
-      }
+      const double stopImpulse = linkStopImpulses_[static_cast<size_t>(l)];
       const Vec3 anchor = body(source->child()).toWorld(source->frameInChild().anchor);
       source->storeArticulatedImpulses(p.tail<3>(), p.head<3>() - anchor.cross(p.tail<3>()),
                                        stopImpulse, bodies_, dt);

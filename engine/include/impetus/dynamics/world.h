@@ -304,8 +304,12 @@ class World {
   bool articulationsDirty_ = true;
   int articulationIterations_ = 0;  ///< the most any articulation took this step
   std::vector<Eigen::Matrix<double, 6, 1>> linkImpulses_;  ///< scratch of stepArticulations
-  std::vector<int> stopRowLink_;                           ///< scratch: a stop row's link
-  std::vector<double> stopRowSide_;                        ///< and its side (+1 lower, -1 upper)
+  struct StopRow {
+    int row, link;
+    double side;  ///< +1 lower stop, -1 upper
+  };
+  std::vector<StopRow> stopRows_;         ///< scratch of stepArticulations
+  std::vector<double> linkStopImpulses_;  ///< scratch: by link (N m s)
   int sleepingCount_ = 0;
   BodyIslands islands_;
   std::vector<char> wakeMarks_;    ///< per body (scratch of wakeMarkedIslands)
