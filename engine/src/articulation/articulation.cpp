@@ -207,7 +207,11 @@ void Articulation::jointImpulses(std::span<Vec6> impulses) const {
   }
 }
 
-void Articulation::integrateAndWrite(double dt, std::span<RigidBody> bodies) {
+void Articulation::integrateAndWrite(double dt, std::span<RigidBody> bodies, const double* pseudo) {
+  if (pseudo != nullptr) {  // move with q' + pseudo; the twists (finishVelocities) keep q'
+    for (int i = 0; i < dof_; ++i) qd_[i] += pseudo[i];
+    updateTwists();
+  }
   for (Link& l : links_) {
     switch (l.joint) {
       case LinkJoint::Free:

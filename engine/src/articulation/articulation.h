@@ -97,9 +97,10 @@ class Articulation {
   /// the impulse each link's joint passed it from its parent, in the same form: its subtree's
   /// momentum change less what acted on the subtree from outside.
   void jointImpulses(std::span<Vec6> impulses) const;
-  /// q += dt q' (exponential map for rotations), the poses and finishVelocities' velocities
-  /// written to the bodies.
-  void integrateAndWrite(double dt, std::span<RigidBody> bodies);
+  /// q += dt (q' + pseudo) (exponential map for rotations; `pseudo`, dof entries or null, the
+  /// split impulses' position correction), the poses and finishVelocities' velocities written
+  /// to the bodies.
+  void integrateAndWrite(double dt, std::span<RigidBody> bodies, const double* pseudo = nullptr);
 
  private:
   struct Link {

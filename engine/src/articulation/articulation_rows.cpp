@@ -106,6 +106,45 @@ void ArticulationRows::applyImpulses(Articulation& articulation) {
   for (int d = 0; d < dof_; ++d) qd[d] += scratch_[static_cast<size_t>(d)];
 }
 
+void ArticulationRows::solveCorrection(const Articulation& articulation, int maxIterations,
+                                       double tolerance, double* pseudo) {
+  const int m = size();
+  std::fill_n(pseudo, dof_, 0.0);
+  bool any = false;
+  for (const Row& r : rows_) any = any || r.correction > 0.0;
+  if (!any) return;
+  // Pseudo-impulses from zero, on pseudo-velocities from zero; rowVelocity_ and applied_ are
+  // reused (the velocity solve is done with them).
+  std::fill(rowVelocity_.begin(), rowVelocity_.end(), 0.0);
+  std::fill(applied_.begin(), applied_.end(), 0.0);
+  // All one-sided rows, then the stops alone (as the velocity solve: they get the last word).
+  for (const bool stopsOnly : {false, true}) {
+    for (int it = 0; it < maxIterations; ++it) {
+      double change = 0.0;
+      for (int i = 0; i < m; ++i) {
+        const Row& r = rows_[static_cast<size_t>(i)];
+        if (r.kind == ArticulationRowKind::Friction || r.inverseK == 0.0) continue;
+        if (stopsOnly && r.kind != ArticulationRowKind::Stop) continue;
+        double& p = applied_[static_cast<size_t>(i)];
+        const double next =
+            std::max(p - (rowVelocity_[static_cast<size_t>(i)] - r.correction) * r.inverseK, 0.0);
+        const double dp = next - p;
+        p = next;
+        if (dp != 0.0) apply(i, dp);
+        change = std::max(change, std::abs(dp) * r.k);
+      }
+      if (change <= tolerance) break;
+    }
+  }
+  for (int i = 0; i < m; ++i) {
+    const double p = applied_[static_cast<size_t>(i)];
+    if (p == 0.0) continue;
+    const double* j = &jacobian_[static_cast<size_t>(i) * dof_];
+    for (int d = 0; d < dof_; ++d) pseudo[d] += p * j[d];
+  }
+  articulation.solveMass(pseudo);
+}
+
 namespace {
 constexpr int kMaxActiveSet = 8;
 }  // namespace

@@ -38,6 +38,9 @@ class ArticulationRows {
   double velocity(int row, const Articulation& articulation) const;
   /// J q' >= target for Normal and Stop rows, = target (within the friction bound) for Friction.
   void setTarget(int row, double target) { rows_[static_cast<size_t>(row)].target = target; }
+  /// A Normal or Stop row's position correction: the pseudo-velocity (m/s or rad/s) that would
+  /// remove its penetration, solved apart from the velocities (solveCorrection).
+  void setCorrection(int row, double speed) { rows_[static_cast<size_t>(row)].correction = speed; }
   /// The Delassus matrix of every row and the row velocities at the current q' with the warm-
   /// start impulses (rows may be added after a solve: prepare again and solve on).
   void prepare(const Articulation& articulation);
@@ -47,6 +50,12 @@ class ArticulationRows {
   ArticulationSolveResult solve(int maxIterations, double velocityTolerance, double stallVelocity);
   /// q' += H^-1 J^T p with the solved impulses p.
   void applyImpulses(Articulation& articulation);
+  /// Split impulses: the pseudo-velocities (dof entries into `pseudo`, zero when nothing
+  /// penetrates) whose one-sided rows meet their corrections, by the same sweeps on the same
+  /// matrix. They move the bodies this step and are then forgotten, so removing a penetration
+  /// adds no velocity (a body resting a little past a stop or in the floor stays at rest).
+  void solveCorrection(const Articulation& articulation, int maxIterations, double tolerance,
+                       double* pseudo);
   double impulse(int row) const { return rows_[static_cast<size_t>(row)].impulse; }
   int size() const { return static_cast<int>(rows_.size()); }
 
@@ -54,6 +63,7 @@ class ArticulationRows {
   struct Row {
     ArticulationRowKind kind = ArticulationRowKind::Normal;
     double target = 0.0;
+    double correction = 0.0;
     double impulse = 0.0;
     double inverseK = 0.0;  ///< 1 / A_ii
     double k = 0.0;

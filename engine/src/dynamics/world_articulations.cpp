@@ -208,13 +208,16 @@ void World::stepArticulations(double dt) {
       const int normal = rows.add(ArticulationRowKind::Normal, c.normalImpulse);
       contacts_[i].normalRow = normal;
       const double carried = fill(normal, c.normal);
-      double target;
+      // Apart: the speculative row lets the gap close within the step, no further. In: the
+      // velocities only stop approaching, the correction factor's share of the depth beyond
+      // the slop is a split impulse (solveCorrection).
+      double target = 0.0;
       if (c.separation > 0.0) {
         target = -c.separation / dt;
       } else {
         const double depth = std::max(-c.separation - settings_.contactSlop, 0.0);
-        target =
-            std::min(settings_.contactCorrectionFactor * depth / dt, solver.maxCorrectionSpeed);
+        rows.setCorrection(normal, std::min(settings_.contactCorrectionFactor * depth / dt,
+                                            solver.maxCorrectionSpeed));
       }
       const double approach = rows.velocity(normal, x) - carried;
       if (c.restitution > 0.0 && approach < -settings_.restitutionThreshold)
@@ -232,18 +235,17 @@ void World::stepArticulations(double dt) {
     }
     stopRows_.clear();
     // Joint stops, last in each sweep so that it ends with them held; speculative (the row lets
-    // the joint reach its stop within the step, no further) or, past it, pushed back by the
-    // correction factor's share.
-    const auto stopTarget = [&](double gap) {
-      if (gap >= 0.0) return -gap / dt;
-      return std::min(-solver.positionCorrectionFactor * gap / dt, solver.maxCorrectionSpeed);
-    };
+    // the joint reach its stop within the step, no further) or, past it, held and pushed back
+    // by the correction factor's share as a split impulse.
     const auto addStop = [&](int l, double side, double gap, double warm) {
       const int r = rows.add(ArticulationRowKind::Stop, warm);
       stopRows_.push_back({r, l, side});
       rows.jacobian(r)[x.dofIndex(l)] = side;
       rows.computeResponse(r, x);
-      rows.setTarget(r, stopTarget(gap));
+      rows.setTarget(r, gap >= 0.0 ? -gap / dt : 0.0);
+      if (gap < 0.0)
+        rows.setCorrection(
+            r, std::min(-solver.positionCorrectionFactor * gap / dt, solver.maxCorrectionSpeed));
     };
     const auto stopGap = [&](int l, double side) {
       const JointLimit& limit = x.sourceJoint(l)->limit;
@@ -330,7 +332,9 @@ void World::stepArticulations(double dt) {
       source->storeArticulatedImpulses(p.tail<3>(), p.head<3>() - anchor.cross(p.tail<3>()),
                                        stopImpulse, bodies_, dt);
     }
-    x.integrateAndWrite(dt, bodies_);
+    pseudoVelocity_.resize(static_cast<size_t>(x.dof()));
+    rows.solveCorrection(x, budget, tolerance < 0.0 ? -1.0 : tolerance, pseudoVelocity_.data());
+    x.integrateAndWrite(dt, bodies_, pseudoVelocity_.data());
   }
 }
 

@@ -27,9 +27,11 @@ class ImpetusPeer final : public PeerEngine {
         << sleep.angularTolerance << " rad/s for " << sleep.timeToSleep << " s), ";
     else
       o << "sleeping off, ";
-    o << "defaults: joints of a tree, their pushing limits, resting contacts and sticking "
-         "friction solved exactly "
-         "(EqualityTree), "
+    const impetus::WorldSettings defaults;
+    o << "defaults: trees of hinges and ball joints up to " << defaults.articulationMaxDepth
+      << " DOF deep (the ragdoll) stepped in joint coordinates, their contacts and stops swept "
+         "on the Delassus matrix (Articulation); other joints of a tree, their pushing limits, "
+         "resting contacts and sticking friction solved exactly (EqualityTree), "
       << s.velocityIterations << " velocity iterations (stop at " << s.impulseTolerance
       << " N s or " << s.relativeImpulseTolerance
       << " of the largest impulse, or once no swept row's velocity changes by "

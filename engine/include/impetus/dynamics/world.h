@@ -310,6 +310,7 @@ class World {
   };
   std::vector<StopRow> stopRows_;         ///< scratch of stepArticulations
   std::vector<double> linkStopImpulses_;  ///< scratch: by link (N m s)
+  std::vector<double> pseudoVelocity_;    ///< scratch: an articulation's split-impulse motion
   int sleepingCount_ = 0;
   BodyIslands islands_;
   std::vector<char> wakeMarks_;    ///< per body (scratch of wakeMarkedIslands)
