@@ -262,7 +262,11 @@ void World::stepArticulations(double dt) {
         // Warm start from the joint's stop read-out (saved with its state, so a loaded world
         // continues bit for bit): only one stop of a range pushes at a time.
         const double warm = std::max(side * x.sourceJoint(l)->limitForce() * dt, 0.0);
-        if (gap <= 2.0 * std::abs(rate) * dt + 0.02 || warm > 0.0) addStop(l, side, gap, warm);
+        // The nearer stop always has its row: the contacts' split impulses may swing the joint
+        // further than its velocity says (a foot pushed out of the floor turns its ankle).
+        const bool nearer = gap <= stopGap(l, -side);
+        if (nearer || gap <= 2.0 * std::abs(rate) * dt + 0.02 || warm > 0.0)
+          addStop(l, side, gap, warm);
       }
     }
     rows.prepare(x);
