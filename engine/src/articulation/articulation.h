@@ -142,6 +142,20 @@ class Articulation {
   /// Rotation child -> parent at the link's configuration.
   Quat relativeRotation(const Link& link) const;
   void factorise();
+  /// Calls visit(j) for every ancestor j of DOF i in the expanded DOF tree (its link's earlier
+  /// DOFs and its ancestor links'): where the factor's row i has its off-diagonal entries.
+  template <typename Visit>
+  void forEachAncestorDof(int i, Visit&& visit) const {
+    const auto link = static_cast<size_t>(dofLink_[static_cast<size_t>(i)]);
+    for (int j = links_[link].dof; j < i; ++j) visit(j);
+    for (int r = rangeBegin_[link]; r < rangeBegin_[link + 1]; ++r) {
+      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
+      for (int j = start; j < start + count; ++j) visit(j);
+    }
+  }
+  /// x = L^-T x for rows of `Width` right-hand sides (row-major, dof x Width).
+  template <int Width>
+  void substituteTransposed(double* x) const;
 
   std::vector<Link> links_;
   std::vector<BodyId> bodyIds_;

@@ -108,16 +108,10 @@ void Articulation::factorise() {
   for (int k = n - 1; k >= 0; --k) {
     double* rowK = h + static_cast<size_t>(k) * n;
     const auto eliminate = [&](int i) {
-      const int link = dofLink_[static_cast<size_t>(i)];
-      const int first = links_[static_cast<size_t>(link)].dof;
       const double a = rowK[i] / rowK[k];
       double* rowI = h + static_cast<size_t>(i) * n;
-      for (int j = first; j <= i; ++j) rowI[j] -= a * rowK[j];
-      for (int r = rangeBegin_[static_cast<size_t>(link)];
-           r < rangeBegin_[static_cast<size_t>(link) + 1]; ++r) {
-        const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
-        for (int j = start; j < start + count; ++j) rowI[j] -= a * rowK[j];
-      }
+      rowI[i] -= a * rowK[i];
+      forEachAncestorDof(i, [&](int j) { rowI[j] -= a * rowK[j]; });
       rowK[i] = a;
     };
     const int link = dofLink_[static_cast<size_t>(k)];
@@ -130,34 +124,30 @@ void Articulation::factorise() {
   }
 }
 
+template <int Width>
+void Articulation::substituteTransposed(double* x) const {
+  // L^-T: each row x_i (Width wide), last first, feeds its ancestors (J^T of a contact is zero
+  // off its path, and so skipped).
+  using Row = Eigen::Matrix<double, Width, 1>;
+  const double* h = massMatrix_.data();
+  for (int i = dof_ - 1; i >= 0; --i) {
+    const Eigen::Map<const Row> xi(x + Width * i);
+    if (xi.isZero(0.0)) continue;
+    const double* row = h + static_cast<size_t>(i) * dof_;
+    forEachAncestorDof(i, [&](int j) { Eigen::Map<Row>(x + Width * j) -= row[j] * xi; });
+  }
+}
+
 void Articulation::solveMass(double* x) const {
   const int n = dof_;
   const double* h = massMatrix_.data();
-  // L^-T: each x_i, last first, feeds its ancestors (J^T of a contact is zero off its path).
-  for (int i = n - 1; i >= 0; --i) {
-    const double xi = x[i];
-    if (xi == 0.0) continue;
-    const double* row = h + static_cast<size_t>(i) * n;
-    const int link = dofLink_[static_cast<size_t>(i)];
-    for (int j = links_[static_cast<size_t>(link)].dof; j < i; ++j) x[j] -= row[j] * xi;
-    for (int r = rangeBegin_[static_cast<size_t>(link)];
-         r < rangeBegin_[static_cast<size_t>(link) + 1]; ++r) {
-      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
-      for (int j = start; j < start + count; ++j) x[j] -= row[j] * xi;
-    }
-  }
+  substituteTransposed<1>(x);
   for (int i = 0; i < n; ++i) x[i] /= h[static_cast<size_t>(i) * n + i];  // D^-1
   // L^-1: each x_i, first first, gathers from its ancestors.
   for (int i = 0; i < n; ++i) {
     const double* row = h + static_cast<size_t>(i) * n;
-    const int link = dofLink_[static_cast<size_t>(i)];
     double sum = 0.0;
-    for (int j = links_[static_cast<size_t>(link)].dof; j < i; ++j) sum += row[j] * x[j];
-    for (int r = rangeBegin_[static_cast<size_t>(link)];
-         r < rangeBegin_[static_cast<size_t>(link) + 1]; ++r) {
-      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
-      for (int j = start; j < start + count; ++j) sum += row[j] * x[j];
-    }
+    forEachAncestorDof(i, [&](int j) { sum += row[j] * x[j]; });
     x[i] -= sum;
   }
 }
@@ -179,48 +169,14 @@ void Articulation::linkResponse(int link, double* phiT, double* zeta) const {
         l.motionSubspace.leftCols(l.dofCount).transpose() * transform;
   }
   x = phi;
-  // D^-1/2 L^-T with six right-hand sides (as halfSolve, a row of 6 at a time); the rows stay
-  // zero off the link's ancestors.
-  const int n = dof_;
-  const double* h = massMatrix_.data();
-  double* rows = zeta;
-  const auto axpy6 = [](double* y, double a, const double* v) {
-    Eigen::Map<Vec6>(y) -= a * Eigen::Map<const Vec6>(v);
-  };
-  for (int i = n - 1; i >= 0; --i) {
-    const double* xi = rows + 6 * i;
-    if (xi[0] == 0.0 && xi[1] == 0.0 && xi[2] == 0.0 && xi[3] == 0.0 && xi[4] == 0.0 &&
-        xi[5] == 0.0)
-      continue;
-    const double* row = h + static_cast<size_t>(i) * n;
-    const int own = dofLink_[static_cast<size_t>(i)];
-    for (int j = links_[static_cast<size_t>(own)].dof; j < i; ++j) axpy6(rows + 6 * j, row[j], xi);
-    for (int r = rangeBegin_[static_cast<size_t>(own)];
-         r < rangeBegin_[static_cast<size_t>(own) + 1]; ++r) {
-      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
-      for (int j = start; j < start + count; ++j) axpy6(rows + 6 * j, row[j], xi);
-    }
-  }
-  for (int i = 0; i < n; ++i)
-    Eigen::Map<Vec6>(rows + 6 * i) *= 1.0 / std::sqrt(h[static_cast<size_t>(i) * n + i]);
+  // D^-1/2 L^-T with six right-hand sides; the rows stay zero off the link's ancestors.
+  substituteTransposed<6>(zeta);
+  for (int i = 0; i < dof_; ++i) x.row(i) *= 1.0 / std::sqrt(massMatrix_(i, i));
 }
 
 void Articulation::halfSolve(double* x) const {
-  const int n = dof_;
-  const double* h = massMatrix_.data();
-  for (int i = n - 1; i >= 0; --i) {
-    const double xi = x[i];
-    if (xi == 0.0) continue;
-    const double* row = h + static_cast<size_t>(i) * n;
-    const int link = dofLink_[static_cast<size_t>(i)];
-    for (int j = links_[static_cast<size_t>(link)].dof; j < i; ++j) x[j] -= row[j] * xi;
-    for (int r = rangeBegin_[static_cast<size_t>(link)];
-         r < rangeBegin_[static_cast<size_t>(link) + 1]; ++r) {
-      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
-      for (int j = start; j < start + count; ++j) x[j] -= row[j] * xi;
-    }
-  }
-  for (int i = 0; i < n; ++i) x[i] /= std::sqrt(h[static_cast<size_t>(i) * n + i]);
+  substituteTransposed<1>(x);
+  for (int i = 0; i < dof_; ++i) x[i] /= std::sqrt(massMatrix_(i, i));
 }
 
 }  // namespace impetus
