@@ -273,6 +273,11 @@ TEST(ImpetusPeer, TheRagdollFallsAsleepWhereItRests) {
   impetus::World worlds[2];
   std::vector<impetus::BodyId> ids;
   for (impetus::World& w : worlds) {
+    // Rolling friction is not an articulation's (its contacts need the rows): landed, this
+    // ragdoll steps with the rows, and so it does here in the air too - which path carried it
+    // down changes where it comes to rest (chaotic), and one ASan rounding rested it where the
+    // rows let it creep 10 mm in 0.5 s (tracked in issue 10's notes).
+    w.settings().articulations = false;
     ids = addBenchScene(s, w);
     w.materials()[0].rolling = 0.002;
   }
