@@ -157,6 +157,117 @@ void World::chooseArticulations() {
   articulationContactEnd_ = kept + contactScratch_.size();
 }
 
+void World::addArticulationContactRows(const Articulation& x, ArticulationRows& rows, double dt) {
+  const SolverSettings& solver = settings_.solver;
+  // Contacts: the normal row J q' >= target (speculative while apart, the correction factor's
+  // share of a penetration beyond the slop when in), its friction pair J q' = 0 within the
+  // disk; a static or kinematic other body's point velocity moves the targets.
+  for (size_t i = awakeContactCount_; i < articulationContactEnd_; ++i) {
+    const ContactPoint& c = contacts_[i];
+    const int la = x.linkOf(c.bodyA), lb = x.linkOf(c.bodyB);
+    if (la < 0 && lb < 0) continue;
+    const RigidBody& ba = body(c.bodyA);
+    const RigidBody& bb = body(c.bodyB);
+    const Vec3 pa = ba.toWorld(c.localA), pb = bb.toWorld(c.localB);
+    // Velocity of the fixed side's point, what the row's J q' must be measured against.
+    const Vec3 fixedVelocity = la < 0   ? ba.pointVelocity(pa)
+                               : lb < 0 ? Vec3(-bb.pointVelocity(pb))
+                                        : Vec3::Zero();
+    // J q' = n . (v_B(p_B) - v_A(p_A)): a force n at p_B on B and -n at p_A on A.
+    const auto fill = [&](int row, const Vec3& direction) {
+      Vec6 force;
+      if (lb >= 0) {
+        force << (pb - x.linkPosition(lb)).cross(direction), direction;
+        rows.addLinkForce(row, lb, force, x);
+      }
+      if (la >= 0) {
+        force << (pa - x.linkPosition(la)).cross(direction), direction;
+        rows.addLinkForce(row, la, -force, x);
+      }
+      return direction.dot(fixedVelocity);
+    };
+    // A speculative point (5 cm margin) that cannot close within the step at twice its
+    // bodies' approach speed costs no rows (two in three of a lying ragdoll's), nor does a
+    // point's friction before it touches: its bound, mu times a zero normal impulse, is 0.
+    const double approachBound =
+        std::max(-c.normal.dot(bb.pointVelocity(pb) - ba.pointVelocity(pa)), 0.0) +
+        settings_.gravity.norm() * dt;
+    const double warm1 = c.tangentImpulse1, warm2 = c.tangentImpulse2;
+    contacts_[i].tangentImpulse1 = contacts_[i].tangentImpulse2 = 0.0;
+    if (c.separation > 2.0 * approachBound * dt && c.normalImpulse == 0.0) {
+      contacts_[i].normalRow = -1;
+      continue;
+    }
+    const int normal = rows.add(ArticulationRowKind::Normal, c.normalImpulse);
+    contacts_[i].normalRow = normal;
+    const double carried = fill(normal, c.normal);
+    // Apart: the speculative row lets the gap close within the step, no further. In: the
+    // velocities only stop approaching, the correction factor's share of the depth beyond
+    // the slop is a split impulse (solveCorrection).
+    double target = 0.0;
+    if (c.separation > 0.0) {
+      target = -c.separation / dt;
+    } else {
+      const double depth = std::max(-c.separation - settings_.contactSlop, 0.0);
+      rows.setCorrection(normal, std::min(settings_.contactCorrectionFactor * depth / dt,
+                                          solver.maxCorrectionSpeed));
+    }
+    const double approach = rows.velocity(normal, x) - carried;
+    if (c.restitution > 0.0 && approach < -settings_.restitutionThreshold)
+      target = std::max(target, -c.restitution * approach);
+    rows.setTarget(normal, target + carried);
+    contacts_[i].approachSpeed = approach;
+    contacts_[i].frictionRow = -1;
+    if (c.friction > 0.0 && (c.separation <= 0.0 || c.normalImpulse > 0.0)) {
+      contacts_[i].frictionRow = rows.size();
+      const int t1 = rows.add(ArticulationRowKind::Friction, warm1, normal, c.friction);
+      rows.setTarget(t1, fill(t1, c.tangent1));
+      const int t2 = rows.add(ArticulationRowKind::Friction, warm2, normal, c.friction);
+      rows.setTarget(t2, fill(t2, c.tangent2));
+    }
+  }
+}
+
+void World::storeArticulationImpulses(Articulation& x, const ArticulationRows& rows, double dt) {
+  // The impulses back to the contacts (warm start, force read-out), and what they did to
+  // each link (world, moment about the origin) for the joints' read-outs.
+  linkImpulses_.assign(static_cast<size_t>(x.linkCount()), Vec6::Zero());
+  for (size_t i = awakeContactCount_; i < articulationContactEnd_; ++i) {
+    ContactPoint& c = contacts_[i];
+    const int la = x.linkOf(c.bodyA), lb = x.linkOf(c.bodyB);
+    if (la < 0 && lb < 0) continue;
+    c.normalImpulse = c.normalRow >= 0 ? rows.impulse(c.normalRow) : 0.0;
+    if (c.frictionRow >= 0) {
+      c.tangentImpulse1 = rows.impulse(c.frictionRow);
+      c.tangentImpulse2 = rows.impulse(c.frictionRow + 1);
+    }
+    const Vec3 onB = c.normalImpulse * c.normal + c.tangentImpulse1 * c.tangent1 +
+                     c.tangentImpulse2 * c.tangent2;
+    if (lb >= 0) {
+      const Vec3 p = body(c.bodyB).toWorld(c.localB);
+      linkImpulses_[static_cast<size_t>(lb)] += (Vec6() << p.cross(onB), onB).finished();
+    }
+    if (la >= 0) {
+      const Vec3 p = body(c.bodyA).toWorld(c.localA);
+      linkImpulses_[static_cast<size_t>(la)] -= (Vec6() << p.cross(onB), onB).finished();
+    }
+  }
+  x.finishVelocities();
+  x.jointImpulses(linkImpulses_);
+  linkStopImpulses_.assign(static_cast<size_t>(x.linkCount()), 0.0);
+  for (const StopRow& s : stopRows_)
+    linkStopImpulses_[static_cast<size_t>(s.link)] += s.side * rows.impulse(s.row);
+  for (int l = 0; l < x.linkCount(); ++l) {
+    Joint* source = x.sourceJoint(l);
+    if (source == nullptr) continue;
+    const Vec6& p = linkImpulses_[static_cast<size_t>(l)];
+    const double stopImpulse = linkStopImpulses_[static_cast<size_t>(l)];
+    const Vec3 anchor = body(source->child()).toWorld(source->frameInChild().anchor);
+    source->storeArticulatedImpulses(p.tail<3>(), p.head<3>() - anchor.cross(p.tail<3>()),
+                                     stopImpulse, bodies_, dt);
+  }
+}
+
 void World::stepArticulations(double dt) {
   const SolverSettings& solver = settings_.solver;
   for (size_t a = 0; a < articulations_.size(); ++a) {
@@ -166,73 +277,7 @@ void World::stepArticulations(double dt) {
     x.projectMomentum(dt, bodies_, midpointRotation_);
     ArticulationRows& rows = *articulationRows_;
     rows.begin(x);
-    // Contacts: the normal row J q' >= target (speculative while apart, the correction factor's
-    // share of a penetration beyond the slop when in), its friction pair J q' = 0 within the
-    // disk; a static or kinematic other body's point velocity moves the targets.
-    for (size_t i = awakeContactCount_; i < articulationContactEnd_; ++i) {
-      const ContactPoint& c = contacts_[i];
-      const int la = x.linkOf(c.bodyA), lb = x.linkOf(c.bodyB);
-      if (la < 0 && lb < 0) continue;
-      const RigidBody& ba = body(c.bodyA);
-      const RigidBody& bb = body(c.bodyB);
-      const Vec3 pa = ba.toWorld(c.localA), pb = bb.toWorld(c.localB);
-      // Velocity of the fixed side's point, what the row's J q' must be measured against.
-      const Vec3 fixedVelocity = la < 0   ? ba.pointVelocity(pa)
-                                 : lb < 0 ? Vec3(-bb.pointVelocity(pb))
-                                          : Vec3::Zero();
-      // J q' = n . (v_B(p_B) - v_A(p_A)): a force n at p_B on B and -n at p_A on A.
-      const auto fill = [&](int row, const Vec3& direction) {
-        Vec6 force;
-        if (lb >= 0) {
-          force << (pb - x.linkPosition(lb)).cross(direction), direction;
-          rows.addLinkForce(row, lb, force, x);
-        }
-        if (la >= 0) {
-          force << (pa - x.linkPosition(la)).cross(direction), direction;
-          rows.addLinkForce(row, la, -force, x);
-        }
-        return direction.dot(fixedVelocity);
-      };
-      // A speculative point (5 cm margin) that cannot close within the step at twice its
-      // bodies' approach speed costs no rows (two in three of a lying ragdoll's), nor does a
-      // point's friction before it touches: its bound, mu times a zero normal impulse, is 0.
-      const double approachBound =
-          std::max(-c.normal.dot(bb.pointVelocity(pb) - ba.pointVelocity(pa)), 0.0) +
-          settings_.gravity.norm() * dt;
-      const double warm1 = c.tangentImpulse1, warm2 = c.tangentImpulse2;
-      contacts_[i].tangentImpulse1 = contacts_[i].tangentImpulse2 = 0.0;
-      if (c.separation > 2.0 * approachBound * dt && c.normalImpulse == 0.0) {
-        contacts_[i].normalRow = -1;
-        continue;
-      }
-      const int normal = rows.add(ArticulationRowKind::Normal, c.normalImpulse);
-      contacts_[i].normalRow = normal;
-      const double carried = fill(normal, c.normal);
-      // Apart: the speculative row lets the gap close within the step, no further. In: the
-      // velocities only stop approaching, the correction factor's share of the depth beyond
-      // the slop is a split impulse (solveCorrection).
-      double target = 0.0;
-      if (c.separation > 0.0) {
-        target = -c.separation / dt;
-      } else {
-        const double depth = std::max(-c.separation - settings_.contactSlop, 0.0);
-        rows.setCorrection(normal, std::min(settings_.contactCorrectionFactor * depth / dt,
-                                            solver.maxCorrectionSpeed));
-      }
-      const double approach = rows.velocity(normal, x) - carried;
-      if (c.restitution > 0.0 && approach < -settings_.restitutionThreshold)
-        target = std::max(target, -c.restitution * approach);
-      rows.setTarget(normal, target + carried);
-      contacts_[i].approachSpeed = approach;
-      contacts_[i].frictionRow = -1;
-      if (c.friction > 0.0 && (c.separation <= 0.0 || c.normalImpulse > 0.0)) {
-        contacts_[i].frictionRow = rows.size();
-        const int t1 = rows.add(ArticulationRowKind::Friction, warm1, normal, c.friction);
-        rows.setTarget(t1, fill(t1, c.tangent1));
-        const int t2 = rows.add(ArticulationRowKind::Friction, warm2, normal, c.friction);
-        rows.setTarget(t2, fill(t2, c.tangent2));
-      }
-    }
+    addArticulationContactRows(x, rows, dt);
     stopRows_.clear();
     // Joint stops, last in each sweep so that it ends with them held; speculative (the row lets
     // the joint reach its stop within the step, no further) or, past it, held and pushed back
@@ -299,45 +344,9 @@ void World::stepArticulations(double dt) {
       result.iterations += more.iterations;
     }
     articulationIterations_ = std::max(articulationIterations_, result.iterations);
-    // The impulses back to the contacts (warm start, force read-out), and what they did to
-    // each link (world, moment about the origin) for the joints' read-outs.
-    linkImpulses_.assign(static_cast<size_t>(x.linkCount()), Vec6::Zero());
-    for (size_t i = awakeContactCount_; i < articulationContactEnd_; ++i) {
-      ContactPoint& c = contacts_[i];
-      const int la = x.linkOf(c.bodyA), lb = x.linkOf(c.bodyB);
-      if (la < 0 && lb < 0) continue;
-      c.normalImpulse = c.normalRow >= 0 ? rows.impulse(c.normalRow) : 0.0;
-      if (c.frictionRow >= 0) {
-        c.tangentImpulse1 = rows.impulse(c.frictionRow);
-        c.tangentImpulse2 = rows.impulse(c.frictionRow + 1);
-      }
-      const Vec3 onB = c.normalImpulse * c.normal + c.tangentImpulse1 * c.tangent1 +
-                       c.tangentImpulse2 * c.tangent2;
-      if (lb >= 0) {
-        const Vec3 p = body(c.bodyB).toWorld(c.localB);
-        linkImpulses_[static_cast<size_t>(lb)] += (Vec6() << p.cross(onB), onB).finished();
-      }
-      if (la >= 0) {
-        const Vec3 p = body(c.bodyA).toWorld(c.localA);
-        linkImpulses_[static_cast<size_t>(la)] -= (Vec6() << p.cross(onB), onB).finished();
-      }
-    }
-    x.finishVelocities();
-    x.jointImpulses(linkImpulses_);
-    linkStopImpulses_.assign(static_cast<size_t>(x.linkCount()), 0.0);
-    for (const StopRow& s : stopRows_)
-      linkStopImpulses_[static_cast<size_t>(s.link)] += s.side * rows.impulse(s.row);
-    for (int l = 0; l < x.linkCount(); ++l) {
-      Joint* source = x.sourceJoint(l);
-      if (source == nullptr) continue;
-      const Vec6& p = linkImpulses_[static_cast<size_t>(l)];
-      const double stopImpulse = linkStopImpulses_[static_cast<size_t>(l)];
-      const Vec3 anchor = body(source->child()).toWorld(source->frameInChild().anchor);
-      source->storeArticulatedImpulses(p.tail<3>(), p.head<3>() - anchor.cross(p.tail<3>()),
-                                       stopImpulse, bodies_, dt);
-    }
+    storeArticulationImpulses(x, rows, dt);
     pseudoVelocity_.resize(static_cast<size_t>(x.dof()));
-    rows.solveCorrection(x, budget, tolerance < 0.0 ? -1.0 : tolerance, pseudoVelocity_.data());
+    rows.solveCorrection(x, budget, tolerance, pseudoVelocity_.data());
     x.integrateAndWrite(dt, bodies_, pseudoVelocity_.data());
   }
 }

@@ -265,6 +265,11 @@ class World {
   void chooseArticulations();
   /// Steps the chosen articulations: velocities, contacts, stops, positions.
   void stepArticulations(double dt);
+  /// An articulation's rows for its contacts in [awakeContactCount_, articulationContactEnd_).
+  void addArticulationContactRows(const Articulation& x, ArticulationRows& rows, double dt);
+  /// The solved impulses back to its contacts (warm start, force read-out) and its joints'
+  /// read-outs; finishes its velocities.
+  void storeArticulationImpulses(Articulation& x, const ArticulationRows& rows, double dt);
   /// Seed 002 eq. 11-12 for one awake dynamic body (integrateVelocities).
   void integrateBodyVelocity(size_t i, double dt);
   /// The contacts the solver sees: those not touching a sleeping body (at the front).
