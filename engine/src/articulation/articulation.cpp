@@ -80,7 +80,18 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
     links_.push_back(l);
   }
   rangeBegin_.push_back(static_cast<int>(ancestorRanges_.size()));
+  // Each link's path: its ancestors' DOF ranges (nearest first) reversed, then its own.
+  for (size_t i = 0; i < links_.size(); ++i) {
+    pathBegin_.push_back(static_cast<int>(pathDofs_.size()));
+    for (int r = rangeBegin_[i + 1]; r-- > rangeBegin_[i];) {
+      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
+      for (int j = start; j < start + count; ++j) pathDofs_.push_back(j);
+    }
+    for (int k = 0; k < links_[i].dofCount; ++k) pathDofs_.push_back(links_[i].dof + k);
+  }
+  pathBegin_.push_back(static_cast<int>(pathDofs_.size()));
   qd_ = Eigen::VectorXd::Zero(dof_);
+  pivotInverseRoot_ = Eigen::VectorXd::Zero(dof_);
   massMatrix_.setZero(dof_, dof_);
   momentum_ = Eigen::VectorXd::Zero(dof_);
   composite_.resize(links_.size());

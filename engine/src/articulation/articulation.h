@@ -68,14 +68,22 @@ class Articulation {
   /// x = (H + dt d)^-1 x with the step's factor.
   void solveMass(double* x) const;
 
-  /// A link's response to spatial forces: rows J = Phi^T c (dof x 6, row-major, `phiT`) for a
-  /// world-axes spatial force c = [moment about the link's centre of mass; force] on it, and
-  /// their half-solves Z c = D^-1/2 L^-T J^T (`zeta`, the same shape, zero off the link's
-  /// ancestors): every contact row on the link is then a 6-vector c away, and two rows'
-  /// coupling J_r H^-1 J_s^T is z_r . z_s.
+  /// The DOFs from the root to a link, the link's own last, ascending (each an ancestor in the
+  /// DOF tree of every later one): the only DOFs a force on the link moves.
+  std::span<const int> pathDofs(int link) const {
+    const auto begin = pathBegin_[static_cast<size_t>(link)];
+    return {pathDofs_.data() + begin,
+            static_cast<size_t>(pathBegin_[static_cast<size_t>(link) + 1] - begin)};
+  }
+  /// A link's response to spatial forces, on its pathDofs (k-th row: the k-th path DOF): rows
+  /// J = Phi^T c (path x 6, row-major, `phiT`) for a world-axes spatial force c = [moment about
+  /// the link's centre of mass; force] on it, and their half-solves Z c = D^-1/2 L^-T J^T
+  /// (`zeta`, the same shape; zero off the path): every contact row on the link is then a
+  /// 6-vector c away, and two rows' coupling J_r H^-1 J_s^T is z_r . z_s.
   void linkResponse(int link, double* phiT, double* zeta) const;
-  /// x = D^-1/2 L^-T x with the step's factor (the half of solveMass a Delassus entry needs).
-  void halfSolve(double* x) const;
+  /// x = D^-1/2 L^-T x with the step's factor (the half of solveMass a Delassus entry needs),
+  /// for an x that is zero off a link's pathDofs (a row on the link); so is the result.
+  void halfSolve(int link, double* x) const;
   /// World position of a link's centre of mass at the current configuration.
   const Vec3& linkPosition(int link) const {
     return links_[static_cast<size_t>(link)].worldPosition;
@@ -166,13 +174,15 @@ class Articulation {
   /// have their only off-diagonal entries.
   std::vector<std::pair<int, int>> ancestorRanges_;
   std::vector<int> rangeBegin_;
-  std::vector<int> dofLink_;  ///< link of each DOF
+  std::vector<int> dofLink_;               ///< link of each DOF
+  std::vector<int> pathDofs_, pathBegin_;  ///< link l's path: [pathBegin_[l], pathBegin_[l + 1])
   int dof_ = 0;
   int depth_ = 0;
   Eigen::VectorXd qd_;
   /// H, then its L^T D L factor in place (rows: L's, which the solves walk).
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> massMatrix_;
-  Eigen::VectorXd momentum_;  ///< J^T h, then q'
+  Eigen::VectorXd pivotInverseRoot_;  ///< D^-1/2 of the factor, by DOF
+  Eigen::VectorXd momentum_;          ///< J^T h, then q'
   std::vector<Mat6> composite_;
   std::vector<Vec6> force_;
   std::vector<Vec6> inputMomentum_;  ///< by link: [L about the COM; m v], world, before the solve

@@ -122,6 +122,8 @@ void Articulation::factorise() {
       for (int i = start + count - 1; i >= start; --i) eliminate(i);
     }
   }
+  for (int i = 0; i < n; ++i)
+    pivotInverseRoot_[i] = 1.0 / std::sqrt(h[static_cast<size_t>(i) * n + i]);
 }
 
 template <int Width>
@@ -154,9 +156,11 @@ void Articulation::solveMass(double* x) const {
 
 void Articulation::linkResponse(int link, double* phiT, double* zeta) const {
   using Rows6 = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor>;
-  Eigen::Map<Rows6> phi(phiT, dof_, 6), x(zeta, dof_, 6);
-  phi.setZero();
+  const std::span<const int> path = pathDofs(link);
+  const int count = static_cast<int>(path.size());
+  Eigen::Map<Rows6> phi(phiT, count, 6), x(zeta, count, 6);
   const Vec3& centre = links_[static_cast<size_t>(link)].worldPosition;
+  int row = count;  // the path's links, the link itself (last rows) first
   for (int j = link; j >= 0; j = links_[static_cast<size_t>(j)].parent) {
     const Link& l = links_[static_cast<size_t>(j)];
     // The world force c in link j's frame: [R^T (n + (p_link - p_j) x f); R^T f].
@@ -165,18 +169,31 @@ void Articulation::linkResponse(int link, double* phiT, double* zeta) const {
     transform.topRightCorner<3, 3>() = l.rotation.transpose() * skew(centre - l.worldPosition);
     transform.bottomLeftCorner<3, 3>().setZero();
     transform.bottomRightCorner<3, 3>() = l.rotation.transpose();
-    phi.middleRows(l.dof, l.dofCount) =
-        l.motionSubspace.leftCols(l.dofCount).transpose() * transform;
+    row -= l.dofCount;
+    phi.middleRows(row, l.dofCount) = l.motionSubspace.leftCols(l.dofCount).transpose() * transform;
   }
   x = phi;
-  // D^-1/2 L^-T with six right-hand sides; the rows stay zero off the link's ancestors.
-  substituteTransposed<6>(zeta);
-  for (int i = 0; i < dof_; ++i) x.row(i) *= 1.0 / std::sqrt(massMatrix_(i, i));
+  // D^-1/2 L^-T with six right-hand sides, on the path alone: path DOF k's ancestors are the
+  // path's first k.
+  const double* h = massMatrix_.data();
+  for (int k = count - 1; k >= 0; --k) {
+    const double* rowK = h + static_cast<size_t>(path[static_cast<size_t>(k)]) * dof_;
+    const Vec6 xk = x.row(k).transpose();
+    for (int a = 0; a < k; ++a) x.row(a) -= rowK[path[static_cast<size_t>(a)]] * xk.transpose();
+    x.row(k) *= pivotInverseRoot_[path[static_cast<size_t>(k)]];
+  }
 }
 
-void Articulation::halfSolve(double* x) const {
-  substituteTransposed<1>(x);
-  for (int i = 0; i < dof_; ++i) x[i] /= std::sqrt(massMatrix_(i, i));
+void Articulation::halfSolve(int link, double* x) const {
+  const std::span<const int> path = pathDofs(link);
+  const double* h = massMatrix_.data();
+  for (size_t k = path.size(); k-- > 0;) {
+    const double xk = x[path[k]];
+    if (xk == 0.0) continue;
+    const double* rowK = h + static_cast<size_t>(path[k]) * dof_;
+    for (size_t a = 0; a < k; ++a) x[path[a]] -= rowK[path[a]] * xk;
+    x[path[k]] = xk * pivotInverseRoot_[path[k]];
+  }
 }
 
 }  // namespace impetus

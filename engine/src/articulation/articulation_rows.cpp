@@ -5,8 +5,30 @@
 
 namespace impetus {
 
+namespace {
+constexpr int kMaxActiveSet = 8;
+
+// Sums of products over a row's padded DOF (a multiple of 4): four partial sums, so that the
+// compiler keeps them in one vector register.
+[[gnu::always_inline]] inline double dotPadded(const double* a, const double* b, int n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  for (int i = 0; i < n; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  return (s0 + s2) + (s1 + s3);
+}
+[[gnu::always_inline]] inline void addScaledPadded(double* y, double scale, const double* x,
+                                                   int n) {
+  for (int i = 0; i < n; ++i) y[i] += scale * x[i];
+}
+}  // namespace
+
 void ArticulationRows::begin(const Articulation& articulation) {
   dof_ = articulation.dof();
+  stride_ = (dof_ + 3) / 4 * 4;
   rows_.clear();
   jacobian_.clear();
   zeta_.clear();
@@ -26,14 +48,17 @@ void ArticulationRows::addLinkForce(int row, int link, const Vec6& force,
     linkReady_[static_cast<size_t>(link)] = 1;
   }
   const double* phi = &linkPhi_[offset];
-  const double* zeta = &linkZeta_[offset];
+  const double* linkZ = &linkZeta_[offset];
   double* j = jacobian(row);
-  double* z = &zeta_[static_cast<size_t>(row) * dof_];
+  double* z = zeta(row);
   const double c0 = force[0], c1 = force[1], c2 = force[2], c3 = force[3], c4 = force[4],
                c5 = force[5];
-  for (int i = 0; i < dof_; ++i, phi += 6, zeta += 6) {
+  for (const int i : articulation.pathDofs(link)) {
     j[i] += phi[0] * c0 + phi[1] * c1 + phi[2] * c2 + phi[3] * c3 + phi[4] * c4 + phi[5] * c5;
-    z[i] += zeta[0] * c0 + zeta[1] * c1 + zeta[2] * c2 + zeta[3] * c3 + zeta[4] * c4 + zeta[5] * c5;
+    z[i] += linkZ[0] * c0 + linkZ[1] * c1 + linkZ[2] * c2 + linkZ[3] * c3 + linkZ[4] * c4 +
+            linkZ[5] * c5;
+    phi += 6;
+    linkZ += 6;
   }
 }
 
@@ -45,50 +70,49 @@ int ArticulationRows::add(ArticulationRowKind kind, double impulse, int normalRo
   r.normalRow = normalRow;
   r.friction = friction;
   rows_.push_back(r);
-  jacobian_.resize(jacobian_.size() + static_cast<size_t>(dof_), 0.0);
-  zeta_.resize(zeta_.size() + static_cast<size_t>(dof_), 0.0);
+  jacobian_.resize(jacobian_.size() + static_cast<size_t>(stride_), 0.0);
+  zeta_.resize(zeta_.size() + static_cast<size_t>(stride_), 0.0);
   return static_cast<int>(rows_.size()) - 1;
 }
 
 double ArticulationRows::velocity(int row, const Articulation& articulation) const {
-  return Eigen::Map<const Eigen::VectorXd>(&jacobian_[static_cast<size_t>(row) * dof_], dof_)
+  return Eigen::Map<const Eigen::VectorXd>(
+             &jacobian_[static_cast<size_t>(row) * static_cast<size_t>(stride_)], dof_)
       .dot(articulation.velocity());
 }
 
-void ArticulationRows::computeResponse(int row, const Articulation& articulation) {
-  double* z = &zeta_[static_cast<size_t>(row) * dof_];
+void ArticulationRows::computeResponse(int row, int link, const Articulation& articulation) {
+  double* z = zeta(row);
   std::copy_n(jacobian(row), dof_, z);
-  articulation.halfSolve(z);
+  articulation.halfSolve(link, z);
 }
 
 void ArticulationRows::prepare(const Articulation& articulation) {
   const int m = size();
-  delassusAll_.resize(static_cast<size_t>(m) * m);
-  rowVelocity_.resize(static_cast<size_t>(m));
+  baseVelocity_.resize(static_cast<size_t>(m));
   applied_.resize(static_cast<size_t>(m), 0.0);  // rows added since: none of theirs applied yet
-  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const Eigen::Map<const RowMajor> z(zeta_.data(), m, dof_);
-  Eigen::Map<RowMajor> a(delassusAll_.data(), m, m);
-  a.noalias() = z * z.transpose();
   for (int i = 0; i < m; ++i) {
     Row& r = rows_[static_cast<size_t>(i)];
-    r.k = delassusAll_[static_cast<size_t>(i) * m + i];
+    r.k = dotPadded(zeta(i), zeta(i), stride_);
     r.inverseK = r.k > 1e-300 ? 1.0 / r.k : 0.0;
     if (r.inverseK == 0.0) r.impulse = 0.0;
+    baseVelocity_[static_cast<size_t>(i)] = velocity(i, articulation);
   }
-  // v = J q' (q' holds the impulses applied by earlier solves) + A (p - applied).
-  for (int i = 0; i < m; ++i) rowVelocity_[static_cast<size_t>(i)] = velocity(i, articulation);
+  // v = J q' (q' holds the impulses applied by earlier solves) + z . Z^T (p - applied).
+  impulseResponse_.assign(static_cast<size_t>(stride_), 0.0);
   for (int k = 0; k < m; ++k) {
     const double dp = rows_[static_cast<size_t>(k)].impulse - applied_[static_cast<size_t>(k)];
     if (dp != 0.0) apply(k, dp);
   }
 }
 
+double ArticulationRows::rowVelocity(int row) const {
+  return baseVelocity_[static_cast<size_t>(row)] +
+         dotPadded(zeta(row), impulseResponse_.data(), stride_);
+}
+
 void ArticulationRows::apply(int row, double dp) {
-  const int m = size();
-  const double* a = &delassusAll_[static_cast<size_t>(row) * m];
-  double* v = rowVelocity_.data();
-  for (int i = 0; i < m; ++i) v[i] += dp * a[i];
+  addScaledPadded(impulseResponse_.data(), dp, zeta(row), stride_);
 }
 
 void ArticulationRows::applyImpulses(Articulation& articulation) {
@@ -99,7 +123,7 @@ void ArticulationRows::applyImpulses(Articulation& articulation) {
     const double dp = rows_[static_cast<size_t>(i)].impulse - applied_[static_cast<size_t>(i)];
     applied_[static_cast<size_t>(i)] = rows_[static_cast<size_t>(i)].impulse;
     if (dp == 0.0) continue;
-    const double* j = &jacobian_[static_cast<size_t>(i) * dof_];
+    const double* j = jacobian(i);
     for (int d = 0; d < dof_; ++d) scratch_[static_cast<size_t>(d)] += dp * j[d];
   }
   articulation.solveMass(scratch_.data());
@@ -113,10 +137,11 @@ void ArticulationRows::solveCorrection(const Articulation& articulation, int max
   bool any = false;
   for (const Row& r : rows_) any = any || r.correction > 0.0;
   if (!any) return;
-  // Pseudo-impulses from zero, on pseudo-velocities from zero; rowVelocity_ and applied_ are
-  // reused (the velocity solve is done with them).
-  std::fill(rowVelocity_.begin(), rowVelocity_.end(), 0.0);
+  // Pseudo-impulses from zero, on pseudo-velocities from zero; baseVelocity_, applied_ and
+  // impulseResponse_ are reused (the velocity solve is done with them).
+  std::fill(baseVelocity_.begin(), baseVelocity_.end(), 0.0);
   std::fill(applied_.begin(), applied_.end(), 0.0);
+  std::fill(impulseResponse_.begin(), impulseResponse_.end(), 0.0);
   // All one-sided rows, then the stops alone (as the velocity solve: they get the last word).
   for (const bool stopsOnly : {false, true}) {
     for (int it = 0; it < maxIterations; ++it) {
@@ -126,8 +151,7 @@ void ArticulationRows::solveCorrection(const Articulation& articulation, int max
         if (r.kind == ArticulationRowKind::Friction || r.inverseK == 0.0) continue;
         if (stopsOnly && r.kind != ArticulationRowKind::Stop) continue;
         double& p = applied_[static_cast<size_t>(i)];
-        const double next =
-            std::max(p - (rowVelocity_[static_cast<size_t>(i)] - r.correction) * r.inverseK, 0.0);
+        const double next = std::max(p - (rowVelocity(i) - r.correction) * r.inverseK, 0.0);
         const double dp = next - p;
         p = next;
         if (dp != 0.0) apply(i, dp);
@@ -139,15 +163,11 @@ void ArticulationRows::solveCorrection(const Articulation& articulation, int max
   for (int i = 0; i < m; ++i) {
     const double p = applied_[static_cast<size_t>(i)];
     if (p == 0.0) continue;
-    const double* j = &jacobian_[static_cast<size_t>(i) * dof_];
+    const double* j = jacobian(i);
     for (int d = 0; d < dof_; ++d) pseudo[d] += p * j[d];
   }
   articulation.solveMass(pseudo);
 }
-
-namespace {
-constexpr int kMaxActiveSet = 8;
-}  // namespace
 
 bool ArticulationRows::solveActiveSet() {
   active_.clear();
@@ -178,12 +198,11 @@ bool ArticulationRows::solveActiveSet() {
   activeStep_.resize(static_cast<size_t>(m));
   double* a = delassus_.data();
   double* x = activeStep_.data();
-  const int all = size();
   for (int p = 0; p < m; ++p) {
     const int i = active_[static_cast<size_t>(p)];
     for (int q = 0; q <= p; ++q)
-      a[p * m + q] = delassusAll_[static_cast<size_t>(i) * all + active_[static_cast<size_t>(q)]];
-    x[p] = rows_[static_cast<size_t>(i)].target - rowVelocity_[static_cast<size_t>(i)];
+      a[p * m + q] = dotPadded(zeta(i), zeta(active_[static_cast<size_t>(q)]), stride_);
+    x[p] = rows_[static_cast<size_t>(i)].target - rowVelocity(i);
   }
   // Cholesky (lower) with a small ridge: a face's corners are redundant rows.
   for (int p = 0; p < m; ++p) {
@@ -252,12 +271,9 @@ ArticulationSolveResult ArticulationRows::solve(int maxIterations, double veloci
           rows_[static_cast<size_t>(i + 1)].kind == ArticulationRowKind::Friction) {
         // A contact's two friction rows together, their impulse held in the disk mu p_n.
         Row& s = rows_[static_cast<size_t>(i + 1)];
-        const double p1 =
-            r.impulse - (rowVelocity_[static_cast<size_t>(i)] - r.target) * r.inverseK;
+        const double p1 = r.impulse - (rowVelocity(i) - r.target) * r.inverseK;
         const double p2 =
-            s.inverseK == 0.0
-                ? 0.0
-                : s.impulse - (rowVelocity_[static_cast<size_t>(i + 1)] - s.target) * s.inverseK;
+            s.inverseK == 0.0 ? 0.0 : s.impulse - (rowVelocity(i + 1) - s.target) * s.inverseK;
         const double radius =
             std::max(r.friction * rows_[static_cast<size_t>(r.normalRow)].impulse, 0.0);
         const double norm = std::sqrt(p1 * p1 + p2 * p2);
@@ -271,7 +287,7 @@ ArticulationSolveResult ArticulationRows::solve(int maxIterations, double veloci
         ++i;
         continue;
       }
-      double p = r.impulse - (rowVelocity_[static_cast<size_t>(i)] - r.target) * r.inverseK;
+      double p = r.impulse - (rowVelocity(i) - r.target) * r.inverseK;
       if (r.kind == ArticulationRowKind::Friction) {
         const double radius =
             std::max(r.friction * rows_[static_cast<size_t>(r.normalRow)].impulse, 0.0);
@@ -307,8 +323,7 @@ ArticulationSolveResult ArticulationRows::solve(int maxIterations, double veloci
       for (int i = 0; i < n; ++i) {
         Row& r = rows_[static_cast<size_t>(i)];
         if (r.kind != ArticulationRowKind::Stop || r.inverseK == 0.0) continue;
-        const double p = std::max(
-            r.impulse - (rowVelocity_[static_cast<size_t>(i)] - r.target) * r.inverseK, 0.0);
+        const double p = std::max(r.impulse - (rowVelocity(i) - r.target) * r.inverseK, 0.0);
         const double dp = p - r.impulse;
         r.impulse = p;
         if (dp != 0.0) apply(i, dp);

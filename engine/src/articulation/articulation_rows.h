@@ -2,9 +2,11 @@
 // The unilateral rows of one articulation's step - contact normals, their friction pairs, joint
 // stops - over its joint velocities q', solved by projected Gauss-Seidel (seed 000's sequential
 // impulses in joint space) on their Delassus matrix A = J H^-1 J^T = Z Z^T, Z = D^-1/2 L^-T J^T
-// (a contact row's z is its links' Articulation::linkResponse times a 6-vector). An iteration
-// then costs a row of A a row, and q' is updated once, at the end. Storage only grows (no
-// allocation once warm).
+// (a contact row's z is its links' Articulation::linkResponse times a 6-vector). A is never
+// formed: the sweeps keep y = Z^T p (one entry a DOF), so a row's velocity is J q' + z . y and its
+// impulse change dp adds dp z to y - two products the length of q' a row, where a row of A would
+// cost the number of rows (a lying ragdoll has ~120 rows on 32 DOF). q' is updated once, at the
+// end. Storage only grows (no allocation once warm).
 
 #include <vector>
 
@@ -28,9 +30,10 @@ class ArticulationRows {
   /// Appends a row of kind `kind` whose Jacobian the caller fills through `jacobian()` right
   /// after; `friction` (a friction row's coefficient) bounds it by the normal row `normalRow`.
   int add(ArticulationRowKind kind, double impulse, int normalRow = -1, double friction = 0.0);
-  double* jacobian(int row) { return &jacobian_[static_cast<size_t>(row) * dof_]; }
-  /// Its half-solve z = D^-1/2 L^-T J^T from the Jacobian filled through jacobian().
-  void computeResponse(int row, const Articulation& articulation);
+  double* jacobian(int row) { return &jacobian_[static_cast<size_t>(row) * stride_]; }
+  /// Its half-solve z = D^-1/2 L^-T J^T from the Jacobian filled through jacobian(), which
+  /// must be zero off `link`'s path (Articulation::pathDofs).
+  void computeResponse(int row, int link, const Articulation& articulation);
   /// Adds to a row's J and z a world spatial force c on `link` (Articulation::linkResponse,
   /// computed once a step for each link a row touches).
   void addLinkForce(int row, int link, const Vec6& force, const Articulation& articulation);
@@ -41,8 +44,8 @@ class ArticulationRows {
   /// A Normal or Stop row's position correction: the pseudo-velocity (m/s or rad/s) that would
   /// remove its penetration, solved apart from the velocities (solveCorrection).
   void setCorrection(int row, double speed) { rows_[static_cast<size_t>(row)].correction = speed; }
-  /// The Delassus matrix of every row and the row velocities at the current q' with the warm-
-  /// start impulses (rows may be added after a solve: prepare again and solve on).
+  /// The rows' Delassus diagonals, their velocities at the current q' and the warm starts'
+  /// y = Z^T p (rows may be added after a solve: prepare again and solve on).
   void prepare(const Articulation& articulation);
   /// Iterates to `velocityTolerance` (the largest velocity change a row made in an iteration,
   /// m/s or rad/s), to `maxIterations`, or - `stallVelocity` > 0 - to a slow mode below that
@@ -70,7 +73,12 @@ class ArticulationRows {
     int normalRow = -1;
     double friction = 0.0;
   };
-  /// The row velocities after row `row`'s impulse changed by dp.
+  const double* jacobian(int row) const { return &jacobian_[static_cast<size_t>(row) * stride_]; }
+  const double* zeta(int row) const { return &zeta_[static_cast<size_t>(row) * stride_]; }
+  double* zeta(int row) { return &zeta_[static_cast<size_t>(row) * stride_]; }
+  /// J q' + z . y: the row's velocity with the impulses not yet in q'.
+  double rowVelocity(int row) const;
+  /// y += dp z: row `row`'s impulse changed by dp.
   void apply(int row, double dp);
   /// One exact solve of the rows the warm start has active - pushing normals and stops, sticking
   /// friction - as equalities (a regularised Cholesky of their Delassus matrix J H^-1 J^T). Kept
@@ -80,12 +88,13 @@ class ArticulationRows {
   bool solveActiveSet();
 
   int dof_ = 0;
+  int stride_ = 0;  ///< dof_ padded to a multiple of 4 (zeros): whole vectors a row
   std::vector<Row> rows_;
-  std::vector<double> jacobian_, zeta_;     ///< rows x dof, row-major
-  std::vector<double> delassusAll_;         ///< rows x rows, row-major
-  std::vector<double> rowVelocity_;         ///< J q' at the current impulses
+  std::vector<double> jacobian_, zeta_;     ///< rows x stride_, row-major
+  std::vector<double> baseVelocity_;        ///< J q' at the current q'
+  std::vector<double> impulseResponse_;     ///< y = Z^T (p - applied), stride_ entries
   std::vector<double> applied_;             ///< impulses already in q' (the warm start's)
-  std::vector<double> linkPhi_, linkZeta_;  ///< by link: dof x 6, row-major
+  std::vector<double> linkPhi_, linkZeta_;  ///< by link: its path DOF x 6 (dof x 6 kept), row-major
   std::vector<char> linkReady_;
   std::vector<double> scratch_;
   std::vector<int> active_;

@@ -286,7 +286,7 @@ void World::stepArticulations(double dt) {
       const int r = rows.add(ArticulationRowKind::Stop, warm);
       stopRows_.push_back({r, l, side});
       rows.jacobian(r)[x.dofIndex(l)] = side;
-      rows.computeResponse(r, x);
+      rows.computeResponse(r, l, x);
       rows.setTarget(r, gap >= 0.0 ? -gap / dt : 0.0);
       if (gap < 0.0)
         rows.setCorrection(
