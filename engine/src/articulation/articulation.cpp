@@ -65,29 +65,26 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
         break;
       }
     }
-    rangeBegin_.push_back(static_cast<int>(ancestorRanges_.size()));
-    for (int p = d.parent; p >= 0; p = links_[static_cast<size_t>(p)].parent)
-      ancestorRanges_.emplace_back(links_[static_cast<size_t>(p)].dof,
-                                   links_[static_cast<size_t>(p)].dofCount);
-    for (int k = 0; k < l.dofCount; ++k) dofLink_.push_back(static_cast<int>(i));
-    int pathDof = l.dofCount;
-    for (int p = d.parent; p >= 0; p = links_[static_cast<size_t>(p)].parent)
-      pathDof += links_[static_cast<size_t>(p)].dofCount;
-    depth_ = std::max(depth_, pathDof);
+    // The path: the parent's path (parents are listed first), then the link's own DOFs.
+    pathBegin_.push_back(static_cast<int>(pathDofs_.size()));
+    if (d.parent >= 0) {
+      for (int k = pathBegin_[static_cast<size_t>(d.parent)];
+           k < pathBegin_[static_cast<size_t>(d.parent) + 1]; ++k) {
+        const int dof = pathDofs_[static_cast<size_t>(k)];
+        pathDofs_.push_back(dof);
+      }
+    }
+    for (int k = 0; k < l.dofCount; ++k) {
+      pathDofs_.push_back(dof_ + k);
+      dofLink_.push_back(static_cast<int>(i));
+    }
+    pathBegin_.push_back(static_cast<int>(pathDofs_.size()));  // the end, until the next link's
+    depth_ = std::max(depth_, pathBegin_.back() - pathBegin_[i]);
+    pathBegin_.pop_back();
     dof_ += l.dofCount;
     linkOfBody_[static_cast<size_t>(d.body)] = static_cast<int>(i);
     bodyIds_.push_back(d.body);
     links_.push_back(l);
-  }
-  rangeBegin_.push_back(static_cast<int>(ancestorRanges_.size()));
-  // Each link's path: its ancestors' DOF ranges (nearest first) reversed, then its own.
-  for (size_t i = 0; i < links_.size(); ++i) {
-    pathBegin_.push_back(static_cast<int>(pathDofs_.size()));
-    for (int r = rangeBegin_[i + 1]; r-- > rangeBegin_[i];) {
-      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
-      for (int j = start; j < start + count; ++j) pathDofs_.push_back(j);
-    }
-    for (int k = 0; k < links_[i].dofCount; ++k) pathDofs_.push_back(links_[i].dof + k);
   }
   pathBegin_.push_back(static_cast<int>(pathDofs_.size()));
   qd_ = Eigen::VectorXd::Zero(dof_);

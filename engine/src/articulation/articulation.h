@@ -150,30 +150,17 @@ class Articulation {
   /// Rotation child -> parent at the link's configuration.
   Quat relativeRotation(const Link& link) const;
   void factorise();
-  /// Calls visit(j) for every ancestor j of DOF i in the expanded DOF tree (its link's earlier
-  /// DOFs and its ancestor links'): where the factor's row i has its off-diagonal entries.
-  template <typename Visit>
-  void forEachAncestorDof(int i, Visit&& visit) const {
+  /// The ancestors of DOF i in the expanded DOF tree (its link's earlier DOFs and its ancestor
+  /// links'), ascending: where the factor's row i has its off-diagonal entries.
+  std::span<const int> ancestorDofs(int i) const {
     const auto link = static_cast<size_t>(dofLink_[static_cast<size_t>(i)]);
-    for (int j = links_[link].dof; j < i; ++j) visit(j);
-    for (int r = rangeBegin_[link]; r < rangeBegin_[link + 1]; ++r) {
-      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
-      for (int j = start; j < start + count; ++j) visit(j);
-    }
+    const int end = pathBegin_[link + 1] - (links_[link].dof + links_[link].dofCount - i);
+    return {pathDofs_.data() + pathBegin_[link], static_cast<size_t>(end - pathBegin_[link])};
   }
-  /// x = L^-T x for rows of `Width` right-hand sides (row-major, dof x Width).
-  template <int Width>
-  void substituteTransposed(double* x) const;
 
   std::vector<Link> links_;
   std::vector<BodyId> bodyIds_;
-  std::vector<int> linkOfBody_;  ///< by BodyId, -1 outside
-  /// The DOF ranges [start, start + count) of each link's strict ancestors, nearest first:
-  /// link l's are ancestorRanges_[rangeBegin_[l], rangeBegin_[l + 1]). With a link's own earlier
-  /// DOFs they are the ancestors of its DOFs in the expanded DOF tree, where the factor's rows
-  /// have their only off-diagonal entries.
-  std::vector<std::pair<int, int>> ancestorRanges_;
-  std::vector<int> rangeBegin_;
+  std::vector<int> linkOfBody_;            ///< by BodyId, -1 outside
   std::vector<int> dofLink_;               ///< link of each DOF
   std::vector<int> pathDofs_, pathBegin_;  ///< link l's path: [pathBegin_[l], pathBegin_[l + 1])
   int dof_ = 0;
@@ -183,7 +170,14 @@ class Articulation {
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> massMatrix_;
   Eigen::VectorXd pivotInverseRoot_;  ///< D^-1/2 of the factor, by DOF
   Eigen::VectorXd momentum_;          ///< J^T h, then q'
-  std::vector<Mat6> composite_;
+  /// A composite body's inertia in a link's frame: mass, first moment h = m c (c: its centre of
+  /// mass) and rotational inertia about the link's origin (RBDA section 2.13).
+  struct CompositeInertia {
+    double mass = 0.0;
+    Vec3 moment = Vec3::Zero();
+    Mat3 rotational = Mat3::Zero();
+  };
+  std::vector<CompositeInertia> composite_;
   std::vector<Vec6> force_;
   std::vector<Vec6> inputMomentum_;  ///< by link: [L about the COM; m v], world, before the solve
   std::vector<Vec6> finalVelocity_;  ///< by link: [v; L about the COM], world, after it

@@ -3,6 +3,7 @@
 // tree's sparsity and the solve with it (tables 6.3, 6.4).
 #include "articulation.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "impetus/joints/joint.h"
@@ -10,24 +11,13 @@
 namespace impetus {
 namespace {
 
-using Subspace = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
-
-/// X of the parent -> child motion transform: [E 0; -E [r]x E].
-Mat6 motionTransform(const Mat3& e, const Vec3& r) {
-  Mat6 x;
-  x.topLeftCorner<3, 3>() = e;
-  x.topRightCorner<3, 3>().setZero();
-  x.bottomLeftCorner<3, 3>() = -e * skew(r);
-  x.bottomRightCorner<3, 3>() = e;
-  return x;
-}
-
-/// Spatial inertia at the centre of mass, body frame: diag(I_c, m 1).
-Mat6 spatialInertia(double mass, const Mat3& inertia) {
-  Mat6 m = Mat6::Zero();
-  m.topLeftCorner<3, 3>() = inertia;
-  m.bottomRightCorner<3, 3>().diagonal().setConstant(mass);
-  return m;
+/// f = X^T f for the parent -> child transform X = [E 0; -E [r]x E]: the force f on the child
+/// (its frame) as the same force on the parent (its frame): E^T f, moment E^T n + r x E^T f.
+Vec6 forceToParent(const Mat3& e, const Vec3& r, const Vec6& f) {
+  const Vec3 force = e.transpose() * f.tail<3>();
+  Vec6 out;
+  out << e.transpose() * f.head<3>() + r.cross(force), force;
+  return out;
 }
 
 }  // namespace
@@ -48,44 +38,61 @@ void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
   }
   for (size_t i = n; i-- > 0;) {
     const Link& l = links_[i];
-    momentum_.segment(l.dof, l.dofCount) =
-        l.motionSubspace.leftCols(l.dofCount).transpose() * force_[i];
+    for (int k = 0; k < l.dofCount; ++k)
+      momentum_[l.dof + k] = l.motionSubspace.col(k).dot(force_[i]);
     if (l.parent < 0) continue;
-    // f_P += X^T f: E^T f, moment E^T n + r x E^T f.
-    const Vec3 f = l.parentToChild.transpose() * force_[i].tail<3>();
     Vec6& parent = force_[static_cast<size_t>(l.parent)];
-    parent.head<3>() += l.parentToChild.transpose() * force_[i].head<3>() + l.childOrigin.cross(f);
-    parent.tail<3>() += f;
+    parent += forceToParent(l.parentToChild, l.childOrigin, force_[i]);
   }
 
-  // Composite-rigid-body inertia.
-  for (size_t i = 0; i < n; ++i)
-    composite_[i] = spatialInertia(links_[i].mass, links_[i].stepInertia);
+  // Composite-rigid-body inertia (RBDA table 6.2), each as its mass, first moment h = m c and
+  // rotational inertia about the link's origin (RBDA eq. 2.63): carried to the parent as
+  // h' = E^T h + m r, I' = E^T I E - [r]x [E^T h]x - [h']x [r]x; 10 numbers, not a 6x6 product.
+  for (size_t i = 0; i < n; ++i) {
+    composite_[i].mass = links_[i].mass;
+    composite_[i].moment.setZero();
+    composite_[i].rotational = links_[i].stepInertia;
+  }
   for (size_t i = n; i-- > 0;) {
     const Link& l = links_[i];
     if (l.parent < 0) continue;
-    const Mat6 x = motionTransform(l.parentToChild, l.childOrigin);
-    composite_[static_cast<size_t>(l.parent)].noalias() += x.transpose() * composite_[i] * x;
+    const CompositeInertia& c = composite_[i];
+    CompositeInertia& p = composite_[static_cast<size_t>(l.parent)];
+    const Mat3& e = l.parentToChild;
+    const Vec3& r = l.childOrigin;
+    const Vec3 moment = e.transpose() * c.moment;
+    const Vec3 shifted = moment + c.mass * r;
+    p.mass += c.mass;
+    p.moment += shifted;
+    p.rotational +=
+        e.transpose() * c.rotational * e - skew(r) * skew(moment) - skew(shifted) * skew(r);
   }
+  // H_ii = S_i^T I_i S_i; H_ij = S_j^T X^T ... X^T I_i S_i up the path, a column at a time.
   for (size_t i = 0; i < n; ++i) {
     const Link& l = links_[i];
-    const auto s = l.motionSubspace.leftCols(l.dofCount);
-    Subspace f = composite_[i] * s;
-    massMatrix_.block(l.dof, l.dof, l.dofCount, l.dofCount) = s.transpose() * f;
-    for (int j = static_cast<int>(i); links_[static_cast<size_t>(j)].parent >= 0;) {
-      const Link& c = links_[static_cast<size_t>(j)];
-      // f = X^T f column by column: force E^T f, moment E^T n + r x E^T f.
-      for (int k = 0; k < l.dofCount; ++k) {
-        const Vec3 force = c.parentToChild.transpose() * f.col(k).tail<3>();
-        f.col(k).head<3>() =
-            c.parentToChild.transpose() * f.col(k).head<3>() + c.childOrigin.cross(force);
-        f.col(k).tail<3>() = force;
+    const CompositeInertia& c = composite_[i];
+    for (int k = 0; k < l.dofCount; ++k) {
+      // f = I s: [I w + h x v; m v - h x w].
+      const Vec6& s = l.motionSubspace.col(k);
+      Vec6 f;
+      f << c.rotational * s.head<3>() + c.moment.cross(s.tail<3>()),
+          c.mass * s.tail<3>() - c.moment.cross(s.head<3>());
+      for (int q = 0; q <= k; ++q) {
+        const double hkq = l.motionSubspace.col(q).dot(f);
+        massMatrix_(l.dof + k, l.dof + q) = hkq;
+        massMatrix_(l.dof + q, l.dof + k) = hkq;
       }
-      j = c.parent;
-      const Link& p = links_[static_cast<size_t>(j)];
-      const auto block = p.motionSubspace.leftCols(p.dofCount).transpose() * f;
-      massMatrix_.block(l.dof, p.dof, l.dofCount, p.dofCount) = block.transpose();
-      massMatrix_.block(p.dof, l.dof, p.dofCount, l.dofCount) = block;
+      for (int j = static_cast<int>(i); links_[static_cast<size_t>(j)].parent >= 0;) {
+        const Link& child = links_[static_cast<size_t>(j)];
+        f = forceToParent(child.parentToChild, child.childOrigin, f);
+        j = child.parent;
+        const Link& p = links_[static_cast<size_t>(j)];
+        for (int q = 0; q < p.dofCount; ++q) {
+          const double hkq = p.motionSubspace.col(q).dot(f);
+          massMatrix_(l.dof + k, p.dof + q) = hkq;
+          massMatrix_(p.dof + q, l.dof + k) = hkq;
+        }
+      }
     }
   }
 
@@ -101,86 +108,75 @@ void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
 
 void Articulation::factorise() {
   // H = L^T D L in place (RBDA table 6.3): L_ki below the diagonal, D on it. The ancestors i of
-  // DOF k, nearest first, are k's own link's earlier DOFs and then its ancestor links' (last DOF
-  // first); each row i is updated over i's own ancestors and itself.
+  // DOF k, nearest first, each update their own row over their ancestors (the path before them)
+  // and themselves.
   const int n = dof_;
   double* h = massMatrix_.data();
   for (int k = n - 1; k >= 0; --k) {
     double* rowK = h + static_cast<size_t>(k) * n;
-    const auto eliminate = [&](int i) {
-      const double a = rowK[i] / rowK[k];
+    const std::span<const int> ancestors = ancestorDofs(k);
+    const double inversePivot = 1.0 / rowK[k];
+    for (size_t a = ancestors.size(); a-- > 0;) {
+      const int i = ancestors[a];
+      const double factor = rowK[i] * inversePivot;
       double* rowI = h + static_cast<size_t>(i) * n;
-      rowI[i] -= a * rowK[i];
-      forEachAncestorDof(i, [&](int j) { rowI[j] -= a * rowK[j]; });
-      rowK[i] = a;
-    };
-    const int link = dofLink_[static_cast<size_t>(k)];
-    for (int i = k - 1; i >= links_[static_cast<size_t>(link)].dof; --i) eliminate(i);
-    for (int r = rangeBegin_[static_cast<size_t>(link)];
-         r < rangeBegin_[static_cast<size_t>(link) + 1]; ++r) {
-      const auto [start, count] = ancestorRanges_[static_cast<size_t>(r)];
-      for (int i = start + count - 1; i >= start; --i) eliminate(i);
+      for (size_t b = 0; b <= a; ++b) rowI[ancestors[b]] -= factor * rowK[ancestors[b]];
+      rowK[i] = factor;
     }
   }
   for (int i = 0; i < n; ++i)
     pivotInverseRoot_[i] = 1.0 / std::sqrt(h[static_cast<size_t>(i) * n + i]);
 }
 
-template <int Width>
-void Articulation::substituteTransposed(double* x) const {
-  // L^-T: each row x_i (Width wide), last first, feeds its ancestors (J^T of a contact is zero
-  // off its path, and so skipped).
-  using Row = Eigen::Matrix<double, Width, 1>;
-  const double* h = massMatrix_.data();
-  for (int i = dof_ - 1; i >= 0; --i) {
-    const Eigen::Map<const Row> xi(x + Width * i);
-    if (xi.isZero(0.0)) continue;
-    const double* row = h + static_cast<size_t>(i) * dof_;
-    forEachAncestorDof(i, [&](int j) { Eigen::Map<Row>(x + Width * j) -= row[j] * xi; });
-  }
-}
-
 void Articulation::solveMass(double* x) const {
   const int n = dof_;
   const double* h = massMatrix_.data();
-  substituteTransposed<1>(x);
+  // L^-T: each x_i, last first, feeds its ancestors (J^T of a contact is zero off its path).
+  for (int i = n - 1; i >= 0; --i) {
+    const double xi = x[i];
+    if (xi == 0.0) continue;
+    const double* row = h + static_cast<size_t>(i) * n;
+    for (const int j : ancestorDofs(i)) x[j] -= row[j] * xi;
+  }
   for (int i = 0; i < n; ++i) x[i] /= h[static_cast<size_t>(i) * n + i];  // D^-1
   // L^-1: each x_i, first first, gathers from its ancestors.
   for (int i = 0; i < n; ++i) {
     const double* row = h + static_cast<size_t>(i) * n;
     double sum = 0.0;
-    forEachAncestorDof(i, [&](int j) { sum += row[j] * x[j]; });
+    for (const int j : ancestorDofs(i)) sum += row[j] * x[j];
     x[i] -= sum;
   }
 }
 
 void Articulation::linkResponse(int link, double* phiT, double* zeta) const {
-  using Rows6 = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor>;
   const std::span<const int> path = pathDofs(link);
   const int count = static_cast<int>(path.size());
-  Eigen::Map<Rows6> phi(phiT, count, 6), x(zeta, count, 6);
   const Vec3& centre = links_[static_cast<size_t>(link)].worldPosition;
   int row = count;  // the path's links, the link itself (last rows) first
   for (int j = link; j >= 0; j = links_[static_cast<size_t>(j)].parent) {
     const Link& l = links_[static_cast<size_t>(j)];
-    // The world force c in link j's frame: [R^T (n + (p_link - p_j) x f); R^T f].
-    Mat6 transform;
-    transform.topLeftCorner<3, 3>() = l.rotation.transpose();
-    transform.topRightCorner<3, 3>() = l.rotation.transpose() * skew(centre - l.worldPosition);
-    transform.bottomLeftCorner<3, 3>().setZero();
-    transform.bottomRightCorner<3, 3>() = l.rotation.transpose();
     row -= l.dofCount;
-    phi.middleRows(row, l.dofCount) = l.motionSubspace.leftCols(l.dofCount).transpose() * transform;
+    // A world force c = [n; f] (moment about the link's centre) does s . [R^T (n + d x f); R^T f]
+    // on link j's motion s = [s_w; s_v] (its frame), d = p_link - p_j: the row is
+    // [R s_w; R s_v - d x R s_w].
+    const Vec3 offset = centre - l.worldPosition;
+    for (int k = 0; k < l.dofCount; ++k) {
+      const Vec6& s = l.motionSubspace.col(k);
+      const Vec3 angular = l.rotation * s.head<3>();
+      Eigen::Map<Vec6> out(phiT + 6 * (row + k));
+      out << angular, l.rotation * s.tail<3>() - offset.cross(angular);
+    }
   }
-  x = phi;
   // D^-1/2 L^-T with six right-hand sides, on the path alone: path DOF k's ancestors are the
   // path's first k.
+  std::copy_n(phiT, 6 * count, zeta);
   const double* h = massMatrix_.data();
   for (int k = count - 1; k >= 0; --k) {
     const double* rowK = h + static_cast<size_t>(path[static_cast<size_t>(k)]) * dof_;
-    const Vec6 xk = x.row(k).transpose();
-    for (int a = 0; a < k; ++a) x.row(a) -= rowK[path[static_cast<size_t>(a)]] * xk.transpose();
-    x.row(k) *= pivotInverseRoot_[path[static_cast<size_t>(k)]];
+    const Vec6 xk = Eigen::Map<const Vec6>(zeta + 6 * k);
+    for (int a = 0; a < k; ++a)
+      Eigen::Map<Vec6>(zeta + 6 * a) -= rowK[path[static_cast<size_t>(a)]] * xk;
+    Eigen::Map<Vec6>(zeta + 6 * k) *= pivotInverseRoot_[path[static_cast<size_t>(k)]];
   }
 }
 
