@@ -20,9 +20,14 @@ constexpr int kMaxActiveSet = 8;
   }
   return (s0 + s2) + (s1 + s3);
 }
-[[gnu::always_inline]] inline void addScaledPadded(double* y, double scale, const double* x,
-                                                   int n) {
-  for (int i = 0; i < n; ++i) y[i] += scale * x[i];
+[[gnu::always_inline]] inline void addScaledPadded(double* __restrict y, double scale,
+                                                   const double* __restrict x, int n) {
+  for (int i = 0; i < n; i += 4) {
+    y[i] += scale * x[i];
+    y[i + 1] += scale * x[i + 1];
+    y[i + 2] += scale * x[i + 2];
+    y[i + 3] += scale * x[i + 3];
+  }
 }
 }  // namespace
 
@@ -53,7 +58,9 @@ void ArticulationRows::addLinkForce(int row, int link, const Vec6& force,
   double* z = zeta(row);
   const double c0 = force[0], c1 = force[1], c2 = force[2], c3 = force[3], c4 = force[4],
                c5 = force[5];
-  for (const int i : articulation.pathDofs(link)) {
+  const std::span<const int> path = articulation.pathDofs(link);
+  widen(row, path.back());
+  for (const int i : path) {
     j[i] += phi[0] * c0 + phi[1] * c1 + phi[2] * c2 + phi[3] * c3 + phi[4] * c4 + phi[5] * c5;
     z[i] += linkZ[0] * c0 + linkZ[1] * c1 + linkZ[2] * c2 + linkZ[3] * c3 + linkZ[4] * c4 +
             linkZ[5] * c5;
@@ -85,6 +92,7 @@ void ArticulationRows::computeResponse(int row, int link, const Articulation& ar
   double* z = zeta(row);
   std::copy_n(jacobian(row), dof_, z);
   articulation.halfSolve(link, z);
+  widen(row, articulation.pathDofs(link).back());
 }
 
 void ArticulationRows::prepare(const Articulation& articulation) {
@@ -93,7 +101,7 @@ void ArticulationRows::prepare(const Articulation& articulation) {
   applied_.resize(static_cast<size_t>(m), 0.0);  // rows added since: none of theirs applied yet
   for (int i = 0; i < m; ++i) {
     Row& r = rows_[static_cast<size_t>(i)];
-    r.k = dotPadded(zeta(i), zeta(i), stride_);
+    r.k = dotPadded(zeta(i), zeta(i), r.extent);
     r.inverseK = r.k > 1e-300 ? 1.0 / r.k : 0.0;
     if (r.inverseK == 0.0) r.impulse = 0.0;
     baseVelocity_[static_cast<size_t>(i)] = velocity(i, articulation);
@@ -106,13 +114,13 @@ void ArticulationRows::prepare(const Articulation& articulation) {
   }
 }
 
-double ArticulationRows::rowVelocity(int row) const {
+[[gnu::always_inline]] inline double ArticulationRows::rowVelocity(int row) const {
   return baseVelocity_[static_cast<size_t>(row)] +
-         dotPadded(zeta(row), impulseResponse_.data(), stride_);
+         dotPadded(zeta(row), impulseResponse_.data(), rows_[static_cast<size_t>(row)].extent);
 }
 
-void ArticulationRows::apply(int row, double dp) {
-  addScaledPadded(impulseResponse_.data(), dp, zeta(row), stride_);
+[[gnu::always_inline]] inline void ArticulationRows::apply(int row, double dp) {
+  addScaledPadded(impulseResponse_.data(), dp, zeta(row), rows_[static_cast<size_t>(row)].extent);
 }
 
 void ArticulationRows::applyImpulses(Articulation& articulation) {
@@ -201,7 +209,10 @@ bool ArticulationRows::solveActiveSet() {
   for (int p = 0; p < m; ++p) {
     const int i = active_[static_cast<size_t>(p)];
     for (int q = 0; q <= p; ++q)
-      a[p * m + q] = dotPadded(zeta(i), zeta(active_[static_cast<size_t>(q)]), stride_);
+      a[p * m + q] =
+          dotPadded(zeta(i), zeta(active_[static_cast<size_t>(q)]),
+                    std::min(rows_[static_cast<size_t>(i)].extent,
+                             rows_[static_cast<size_t>(active_[static_cast<size_t>(q)])].extent));
     x[p] = rows_[static_cast<size_t>(i)].target - rowVelocity(i);
   }
   // Cholesky (lower) with a small ridge: a face's corners are redundant rows.

@@ -8,6 +8,7 @@
 // cost the number of rows (a lying ragdoll has ~120 rows on 32 DOF). q' is updated once, at the
 // end. Storage only grows (no allocation once warm).
 
+#include <algorithm>
 #include <vector>
 
 #include "articulation.h"
@@ -72,7 +73,15 @@ class ArticulationRows {
     double k = 0.0;
     int normalRow = -1;
     double friction = 0.0;
+    /// Its J and z are zero from here on (a multiple of 4 past its links' last path DOF): the
+    /// DOF numbering puts a tree's early links first, so the sweeps skip the tails.
+    int extent = 0;
   };
+  /// Row `row` reaches DOF `dof`.
+  void widen(int row, int dof) {
+    int& extent = rows_[static_cast<size_t>(row)].extent;
+    extent = std::max(extent, std::min((dof + 4) / 4 * 4, stride_));
+  }
   const double* jacobian(int row) const { return &jacobian_[static_cast<size_t>(row) * stride_]; }
   const double* zeta(int row) const { return &zeta_[static_cast<size_t>(row) * stride_]; }
   double* zeta(int row) { return &zeta_[static_cast<size_t>(row) * stride_]; }
