@@ -68,6 +68,8 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
     // The path: the parent's path (parents are listed first), then the link's own DOFs.
     pathBegin_.push_back(static_cast<int>(pathDofs_.size()));
     if (d.parent >= 0) {
+      l.pathOffset =
+          pathBegin_[static_cast<size_t>(d.parent) + 1] - pathBegin_[static_cast<size_t>(d.parent)];
       for (int k = pathBegin_[static_cast<size_t>(d.parent)];
            k < pathBegin_[static_cast<size_t>(d.parent) + 1]; ++k) {
         const int dof = pathDofs_[static_cast<size_t>(k)];
@@ -77,6 +79,8 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
     for (int k = 0; k < l.dofCount; ++k) {
       pathDofs_.push_back(dof_ + k);
       dofLink_.push_back(static_cast<int>(i));
+      factorStart_.push_back(static_cast<int>(factor_.size()));
+      factor_.resize(factor_.size() + static_cast<size_t>(l.pathOffset + k), 0.0);
     }
     pathBegin_.push_back(static_cast<int>(pathDofs_.size()));  // the end, until the next link's
     depth_ = std::max(depth_, pathBegin_.back() - pathBegin_[i]);
@@ -89,7 +93,7 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
   pathBegin_.push_back(static_cast<int>(pathDofs_.size()));
   qd_ = Eigen::VectorXd::Zero(dof_);
   pivotInverseRoot_ = Eigen::VectorXd::Zero(dof_);
-  massMatrix_.setZero(dof_, dof_);
+  pivot_ = Eigen::VectorXd::Zero(dof_);
   momentum_ = Eigen::VectorXd::Zero(dof_);
   composite_.resize(links_.size());
   force_.resize(links_.size());

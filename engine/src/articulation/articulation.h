@@ -118,6 +118,7 @@ class Articulation {
     BodyId staticParent = -1;
     Joint* source = nullptr;
     int dof = 0, dofCount = 0;
+    int pathOffset = 0;  ///< DOFs of its strict ancestors: where its own sit in a path
     // Joint geometry (body frames, relative to the centres of mass).
     Vec3 anchorInParent = Vec3::Zero(), anchorInChild = Vec3::Zero();
     Quat frameInParent = Quat::Identity(), frameInChild = Quat::Identity();
@@ -152,6 +153,10 @@ class Articulation {
   void factorise();
   /// The ancestors of DOF i in the expanded DOF tree (its link's earlier DOFs and its ancestor
   /// links'), ascending: where the factor's row i has its off-diagonal entries.
+  double* factorRow(int i) { return factor_.data() + factorStart_[static_cast<size_t>(i)]; }
+  const double* factorRow(int i) const {
+    return factor_.data() + factorStart_[static_cast<size_t>(i)];
+  }
   std::span<const int> ancestorDofs(int i) const {
     const auto link = static_cast<size_t>(dofLink_[static_cast<size_t>(i)]);
     const int end = pathBegin_[link + 1] - (links_[link].dof + links_[link].dofCount - i);
@@ -166,8 +171,12 @@ class Articulation {
   int dof_ = 0;
   int depth_ = 0;
   Eigen::VectorXd qd_;
-  /// H, then its L^T D L factor in place (rows: L's, which the solves walk).
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> massMatrix_;
+  /// H's strictly lower half, then L of its L^T D L factor in place, by rows, each only over its
+  /// DOF's ancestors (ancestorDofs: the only nonzero entries), in their order; H's diagonal,
+  /// then D.
+  std::vector<double> factor_;
+  std::vector<int> factorStart_;  ///< by DOF, into factor_
+  Eigen::VectorXd pivot_;
   Eigen::VectorXd pivotInverseRoot_;  ///< D^-1/2 of the factor, by DOF
   Eigen::VectorXd momentum_;          ///< J^T h, then q'
   /// A composite body's inertia in a link's frame: mass, first moment h = m c (c: its centre of

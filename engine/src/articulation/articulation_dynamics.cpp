@@ -77,21 +77,16 @@ void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
       Vec6 f;
       f << c.rotational * s.head<3>() + c.moment.cross(s.tail<3>()),
           c.mass * s.tail<3>() - c.moment.cross(s.head<3>());
-      for (int q = 0; q <= k; ++q) {
-        const double hkq = l.motionSubspace.col(q).dot(f);
-        massMatrix_(l.dof + k, l.dof + q) = hkq;
-        massMatrix_(l.dof + q, l.dof + k) = hkq;
-      }
+      // Row l.dof + k of H's lower half: by the position of each ancestor DOF in the path.
+      double* row = factorRow(l.dof + k);
+      for (int q = 0; q < k; ++q) row[l.pathOffset + q] = l.motionSubspace.col(q).dot(f);
+      pivot_[l.dof + k] = s.dot(f);
       for (int j = static_cast<int>(i); links_[static_cast<size_t>(j)].parent >= 0;) {
         const Link& child = links_[static_cast<size_t>(j)];
         f = forceToParent(child.parentToChild, child.childOrigin, f);
         j = child.parent;
         const Link& p = links_[static_cast<size_t>(j)];
-        for (int q = 0; q < p.dofCount; ++q) {
-          const double hkq = p.motionSubspace.col(q).dot(f);
-          massMatrix_(l.dof + k, p.dof + q) = hkq;
-          massMatrix_(p.dof + q, l.dof + k) = hkq;
-        }
+        for (int q = 0; q < p.dofCount; ++q) row[p.pathOffset + q] = p.motionSubspace.col(q).dot(f);
       }
     }
   }
@@ -99,7 +94,7 @@ void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
   // Implicit joint damping: (H + dt d) q' = J^T h.
   for (const Link& l : links_) {
     const double damping = l.source != nullptr ? l.source->damping : 0.0;  // may change any time
-    for (int k = 0; k < l.dofCount; ++k) massMatrix_(l.dof + k, l.dof + k) += dt * damping;
+    for (int k = 0; k < l.dofCount; ++k) pivot_[l.dof + k] += dt * damping;
   }
   factorise();
   solveMass(momentum_.data());
@@ -107,43 +102,42 @@ void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
 }
 
 void Articulation::factorise() {
-  // H = L^T D L in place (RBDA table 6.3): L_ki below the diagonal, D on it. The ancestors i of
-  // DOF k, nearest first, each update their own row over their ancestors (the path before them)
-  // and themselves.
-  const int n = dof_;
-  double* h = massMatrix_.data();
-  for (int k = n - 1; k >= 0; --k) {
-    double* rowK = h + static_cast<size_t>(k) * n;
+  // H = L^T D L in place (RBDA table 6.3): L_ki on row k's ancestors, D on the pivots. The
+  // ancestors i of DOF k, nearest first, each update their own row over their ancestors - the
+  // first entries of k's, in the same order: one contiguous stretch - and their pivot.
+  for (int k = dof_ - 1; k >= 0; --k) {
+    double* rowK = factorRow(k);
+    const double inversePivot = 1.0 / pivot_[k];
     const std::span<const int> ancestors = ancestorDofs(k);
-    const double inversePivot = 1.0 / rowK[k];
     for (size_t a = ancestors.size(); a-- > 0;) {
       const int i = ancestors[a];
-      const double factor = rowK[i] * inversePivot;
-      double* rowI = h + static_cast<size_t>(i) * n;
-      for (size_t b = 0; b <= a; ++b) rowI[ancestors[b]] -= factor * rowK[ancestors[b]];
-      rowK[i] = factor;
+      const double factor = rowK[a] * inversePivot;
+      double* rowI = factorRow(i);
+      for (size_t b = 0; b < a; ++b) rowI[b] -= factor * rowK[b];
+      pivot_[i] -= factor * rowK[a];
+      rowK[a] = factor;
     }
   }
-  for (int i = 0; i < n; ++i)
-    pivotInverseRoot_[i] = 1.0 / std::sqrt(h[static_cast<size_t>(i) * n + i]);
+  pivotInverseRoot_ = pivot_.cwiseSqrt().cwiseInverse();
 }
 
 void Articulation::solveMass(double* x) const {
   const int n = dof_;
-  const double* h = massMatrix_.data();
   // L^-T: each x_i, last first, feeds its ancestors (J^T of a contact is zero off its path).
   for (int i = n - 1; i >= 0; --i) {
     const double xi = x[i];
     if (xi == 0.0) continue;
-    const double* row = h + static_cast<size_t>(i) * n;
-    for (const int j : ancestorDofs(i)) x[j] -= row[j] * xi;
+    const double* row = factorRow(i);
+    const std::span<const int> ancestors = ancestorDofs(i);
+    for (size_t b = 0; b < ancestors.size(); ++b) x[ancestors[b]] -= row[b] * xi;
   }
-  for (int i = 0; i < n; ++i) x[i] /= h[static_cast<size_t>(i) * n + i];  // D^-1
+  for (int i = 0; i < n; ++i) x[i] /= pivot_[i];  // D^-1
   // L^-1: each x_i, first first, gathers from its ancestors.
   for (int i = 0; i < n; ++i) {
-    const double* row = h + static_cast<size_t>(i) * n;
+    const double* row = factorRow(i);
+    const std::span<const int> ancestors = ancestorDofs(i);
     double sum = 0.0;
-    for (const int j : ancestorDofs(i)) sum += row[j] * x[j];
+    for (size_t b = 0; b < ancestors.size(); ++b) sum += row[b] * x[ancestors[b]];
     x[i] -= sum;
   }
 }
@@ -170,24 +164,21 @@ void Articulation::linkResponse(int link, double* phiT, double* zeta) const {
   // D^-1/2 L^-T with six right-hand sides, on the path alone: path DOF k's ancestors are the
   // path's first k.
   std::copy_n(phiT, 6 * count, zeta);
-  const double* h = massMatrix_.data();
   for (int k = count - 1; k >= 0; --k) {
-    const double* rowK = h + static_cast<size_t>(path[static_cast<size_t>(k)]) * dof_;
+    const double* rowK = factorRow(path[static_cast<size_t>(k)]);
     const Vec6 xk = Eigen::Map<const Vec6>(zeta + 6 * k);
-    for (int a = 0; a < k; ++a)
-      Eigen::Map<Vec6>(zeta + 6 * a) -= rowK[path[static_cast<size_t>(a)]] * xk;
+    for (int a = 0; a < k; ++a) Eigen::Map<Vec6>(zeta + 6 * a) -= rowK[a] * xk;
     Eigen::Map<Vec6>(zeta + 6 * k) *= pivotInverseRoot_[path[static_cast<size_t>(k)]];
   }
 }
 
 void Articulation::halfSolve(int link, double* x) const {
   const std::span<const int> path = pathDofs(link);
-  const double* h = massMatrix_.data();
   for (size_t k = path.size(); k-- > 0;) {
     const double xk = x[path[k]];
     if (xk == 0.0) continue;
-    const double* rowK = h + static_cast<size_t>(path[k]) * dof_;
-    for (size_t a = 0; a < k; ++a) x[path[a]] -= rowK[path[a]] * xk;
+    const double* rowK = factorRow(path[k]);
+    for (size_t a = 0; a < k; ++a) x[path[a]] -= rowK[a] * xk;
     x[path[k]] = xk * pivotInverseRoot_[path[k]];
   }
 }
