@@ -76,7 +76,13 @@ class ArticulationRows {
     /// Its J and z are zero from here on (a multiple of 4 past its links' last path DOF): the
     /// DOF numbering puts a tree's early links first, so the sweeps skip the tails.
     int extent = 0;
+    double normalCoupling = 0.0;  ///< a contact block's friction row: z . z of its normal row
   };
+  /// Whether `row` starts a contact block: a normal row and its friction pair, all three live
+  /// (solved together: one pass for their velocities, one for their update).
+  bool contactBlock(int row) const;
+  /// One sweep step of the contact block at `row`; returns its largest velocity change.
+  double solveContactBlock(int row);
   /// Row `row` reaches DOF `dof`.
   void widen(int row, int dof) {
     int& extent = rows_[static_cast<size_t>(row)].extent;
