@@ -8,6 +8,7 @@ namespace impetus {
 
 namespace {
 constexpr int kMaxActiveSet = 8;
+constexpr double kCorrectionPrecision = 0.01;
 
 // The sweeps' products run over a row's padded DOF (a multiple of 4) four at a time: one AVX
 // register (two SSE ones on a baseline build) through GCC's and Clang's vector extension, the
@@ -62,38 +63,79 @@ void ArticulationRows::begin(const Articulation& articulation) {
   dof_ = articulation.dof();
   stride_ = (dof_ + 3) / 4 * 4;
   rows_.clear();
-  jacobian_.clear();
   zeta_.clear();
   applied_.clear();
-  const size_t block =
-      static_cast<size_t>(dof_) * 6 * static_cast<size_t>(articulation.linkCount());
-  linkPhi_.resize(block);
-  linkZeta_.resize(block);
+  const auto links = static_cast<size_t>(articulation.linkCount());
+  linkPhi_.resize(static_cast<size_t>(dof_) * 6 * links);
+  linkZeta_.resize(static_cast<size_t>(stride_) * 6 * links);
+  compactZeta_.resize(static_cast<size_t>(dof_) * 6);
   linkReady_.assign(static_cast<size_t>(articulation.linkCount()), 0);
+  linkVelocity_.resize(static_cast<size_t>(articulation.linkCount()));
+  linkImpulse_.resize(static_cast<size_t>(articulation.linkCount()));
 }
 
-void ArticulationRows::addLinkForce(int row, int link, const Vec6& force,
-                                    const Articulation& articulation) {
-  const size_t offset = static_cast<size_t>(link) * static_cast<size_t>(dof_) * 6;
-  if (!linkReady_[static_cast<size_t>(link)]) {
-    articulation.linkResponse(link, &linkPhi_[offset], &linkZeta_[offset]);
-    linkReady_[static_cast<size_t>(link)] = 1;
-  }
-  const double* phi = &linkPhi_[offset];
-  const double* linkZ = &linkZeta_[offset];
-  double* j = jacobian(row);
-  double* z = zeta(row);
-  const double c0 = force[0], c1 = force[1], c2 = force[2], c3 = force[3], c4 = force[4],
-               c5 = force[5];
+void ArticulationRows::addLinkForces(int firstRow, int count, int link, const Vec6* forces,
+                                     const Articulation& articulation) {
   const std::span<const int> path = articulation.pathDofs(link);
-  widen(row, path.back());
-  for (const int i : path) {
-    j[i] += phi[0] * c0 + phi[1] * c1 + phi[2] * c2 + phi[3] * c3 + phi[4] * c4 + phi[5] * c5;
-    z[i] += linkZ[0] * c0 + linkZ[1] * c1 + linkZ[2] * c2 + linkZ[3] * c3 + linkZ[4] * c4 +
-            linkZ[5] * c5;
-    phi += 6;
-    linkZ += 6;
+  const auto l = static_cast<size_t>(link);
+  const size_t columns = l * 6 * static_cast<size_t>(stride_);
+  const int extent = (path.back() + 4) / 4 * 4;
+  if (!linkReady_[l]) {
+    // Phi^T and Z by path DOF, then Z's six columns spread over the DOF (zero off the path).
+    const size_t offset = l * static_cast<size_t>(dof_) * 6;
+    articulation.linkResponse(link, &linkPhi_[offset], compactZeta_.data());
+    std::fill_n(&linkZeta_[columns], 6 * static_cast<size_t>(stride_), 0.0);
+    for (size_t k = 0; k < path.size(); ++k)
+      for (size_t j = 0; j < 6; ++j)
+        linkZeta_[columns + j * static_cast<size_t>(stride_) + static_cast<size_t>(path[k])] =
+            compactZeta_[6 * k + j];
+    linkVelocity_[l] = phiTimes(link, articulation.velocity().data(), articulation);
+    linkReady_[l] = 1;
   }
+  for (int k = 0; k < count; ++k) {
+    Row& r = rows_[static_cast<size_t>(firstRow + k)];
+    const int term = r.link[0] < 0 ? 0 : 1;  // a contact has at most two links
+    r.link[term] = link;
+    r.force[term] = forces[k];
+    widen(firstRow + k, path.back());
+  }
+  // z_k += Z c_k for the rows together: Z's columns loaded once a chunk of four DOF.
+  const double* z0 = &linkZeta_[columns];
+  const auto stride = static_cast<size_t>(stride_);
+  for (int i = 0; i < extent; i += 4) {
+    const Double4 col[6] = {load4(z0 + i),
+                            load4(z0 + stride + i),
+                            load4(z0 + 2 * stride + i),
+                            load4(z0 + 3 * stride + i),
+                            load4(z0 + 4 * stride + i),
+                            load4(z0 + 5 * stride + i)};
+    for (int k = 0; k < count; ++k) {
+      const Vec6& c = forces[k];
+      double* z = zeta(firstRow + k) + i;
+      store4(z, load4(z) + c[0] * col[0] + c[1] * col[1] + c[2] * col[2] + c[3] * col[3] +
+                    c[4] * col[4] + c[5] * col[5]);
+    }
+  }
+}
+
+void ArticulationRows::setStop(int row, int link, double side, const Articulation& articulation) {
+  Row& r = rows_[static_cast<size_t>(row)];
+  r.stopDof = articulation.dofIndex(link);
+  r.stopSide = side;
+  double* z = zeta(row);
+  z[r.stopDof] = side;
+  articulation.halfSolve(link, z);
+  widen(row, articulation.pathDofs(link).back());
+}
+
+Vec6 ArticulationRows::phiTimes(int link, const double* x, const Articulation& articulation) const {
+  const double* phi = &linkPhi_[static_cast<size_t>(link) * static_cast<size_t>(dof_) * 6];
+  Vec6 out = Vec6::Zero();
+  for (const int i : articulation.pathDofs(link)) {
+    out += x[i] * Eigen::Map<const Vec6>(phi);
+    phi += 6;
+  }
+  return out;
 }
 
 int ArticulationRows::add(ArticulationRowKind kind, double impulse, int normalRow,
@@ -104,26 +146,50 @@ int ArticulationRows::add(ArticulationRowKind kind, double impulse, int normalRo
   r.normalRow = normalRow;
   r.friction = friction;
   rows_.push_back(r);
-  jacobian_.resize(jacobian_.size() + static_cast<size_t>(stride_), 0.0);
   zeta_.resize(zeta_.size() + static_cast<size_t>(stride_), 0.0);
   return static_cast<int>(rows_.size()) - 1;
 }
 
 double ArticulationRows::velocity(int row, const Articulation& articulation) const {
-  return Eigen::Map<const Eigen::VectorXd>(
-             &jacobian_[static_cast<size_t>(row) * static_cast<size_t>(stride_)], dof_)
-      .dot(articulation.velocity());
+  const Row& r = rows_[static_cast<size_t>(row)];
+  if (r.stopDof >= 0) return r.stopSide * articulation.velocity()[r.stopDof];
+  double v = 0.0;
+  for (int term = 0; term < 2 && r.link[term] >= 0; ++term)
+    v += r.force[term].dot(linkVelocity_[static_cast<size_t>(r.link[term])]);
+  return v;
 }
 
-void ArticulationRows::computeResponse(int row, int link, const Articulation& articulation) {
-  double* z = zeta(row);
-  std::copy_n(jacobian(row), dof_, z);
-  articulation.halfSolve(link, z);
-  widen(row, articulation.pathDofs(link).back());
+void ArticulationRows::addTransposed(const double* impulses, const Articulation& articulation,
+                                     double* out) {
+  // J^T p = sum over links of Phi_l^T (their rows' forces times impulses), plus the stops'.
+  const int links = articulation.linkCount();
+  for (int l = 0; l < links; ++l)
+    if (linkReady_[static_cast<size_t>(l)]) linkImpulse_[static_cast<size_t>(l)].setZero();
+  for (int i = 0; i < size(); ++i) {
+    const double p = impulses[i];
+    if (p == 0.0) continue;
+    const Row& r = rows_[static_cast<size_t>(i)];
+    if (r.stopDof >= 0) out[r.stopDof] += r.stopSide * p;
+    for (int term = 0; term < 2 && r.link[term] >= 0; ++term)
+      linkImpulse_[static_cast<size_t>(r.link[term])] += p * r.force[term];
+  }
+  for (int l = 0; l < links; ++l) {
+    if (!linkReady_[static_cast<size_t>(l)]) continue;
+    const Vec6& f = linkImpulse_[static_cast<size_t>(l)];
+    const double* phi = &linkPhi_[static_cast<size_t>(l) * static_cast<size_t>(dof_) * 6];
+    for (const int i : articulation.pathDofs(l)) {
+      out[i] += Eigen::Map<const Vec6>(phi).dot(f);
+      phi += 6;
+    }
+  }
 }
 
 void ArticulationRows::prepare(const Articulation& articulation) {
   const int m = size();
+  for (int l = 0; l < articulation.linkCount(); ++l)
+    if (linkReady_[static_cast<size_t>(l)])
+      linkVelocity_[static_cast<size_t>(l)] =
+          phiTimes(l, articulation.velocity().data(), articulation);
   baseVelocity_.resize(static_cast<size_t>(m));
   applied_.resize(static_cast<size_t>(m), 0.0);  // rows added since: none of theirs applied yet
   for (int i = 0; i < m; ++i) {
@@ -160,25 +226,27 @@ void ArticulationRows::prepare(const Articulation& articulation) {
 void ArticulationRows::applyImpulses(Articulation& articulation) {
   // g = J^T (p - applied), then q' += H^-1 g.
   Eigen::VectorXd& qd = articulation.velocity();
-  scratch_.assign(static_cast<size_t>(dof_), 0.0);
-  for (int i = 0; i < size(); ++i) {
-    const double dp = rows_[static_cast<size_t>(i)].impulse - applied_[static_cast<size_t>(i)];
-    applied_[static_cast<size_t>(i)] = rows_[static_cast<size_t>(i)].impulse;
-    if (dp == 0.0) continue;
-    const double* j = jacobian(i);
-    for (int d = 0; d < dof_; ++d) scratch_[static_cast<size_t>(d)] += dp * j[d];
+  scratch_.resize(rows_.size());
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    scratch_[i] = rows_[i].impulse - applied_[i];
+    applied_[i] = rows_[i].impulse;
   }
-  articulation.solveMass(scratch_.data());
-  for (int d = 0; d < dof_; ++d) qd[d] += scratch_[static_cast<size_t>(d)];
+  generalized_.assign(static_cast<size_t>(dof_), 0.0);
+  addTransposed(scratch_.data(), articulation, generalized_.data());
+  articulation.solveMass(generalized_.data());
+  for (int d = 0; d < dof_; ++d) qd[d] += generalized_[static_cast<size_t>(d)];
 }
 
 void ArticulationRows::solveCorrection(const Articulation& articulation, int maxIterations,
                                        double tolerance, double* pseudo) {
   const int m = size();
   std::fill_n(pseudo, dof_, 0.0);
-  bool any = false;
-  for (const Row& r : rows_) any = any || r.correction > 0.0;
-  if (!any) return;
+  double largest = 0.0;
+  for (const Row& r : rows_) largest = std::max(largest, r.correction);
+  if (!(largest > 0.0)) return;
+  // A position correction needs no more precision than a share of itself: what is left is
+  // corrected next step like the rest.
+  tolerance = std::max(tolerance, kCorrectionPrecision * largest);
   // Pseudo-impulses from zero, on pseudo-velocities from zero; baseVelocity_, applied_ and
   // impulseResponse_ are reused (the velocity solve is done with them).
   std::fill(baseVelocity_.begin(), baseVelocity_.end(), 0.0);
@@ -202,12 +270,7 @@ void ArticulationRows::solveCorrection(const Articulation& articulation, int max
       if (change <= tolerance) break;
     }
   }
-  for (int i = 0; i < m; ++i) {
-    const double p = applied_[static_cast<size_t>(i)];
-    if (p == 0.0) continue;
-    const double* j = jacobian(i);
-    for (int d = 0; d < dof_; ++d) pseudo[d] += p * j[d];
-  }
+  addTransposed(applied_.data(), articulation, pseudo);
   articulation.solveMass(pseudo);
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 // The unilateral rows of one articulation's step - contact normals, their friction pairs, joint
 // stops - over its joint velocities q', solved by projected Gauss-Seidel (seed 000's sequential
-// impulses in joint space) on their Delassus matrix A = J H^-1 J^T = Z Z^T, Z = D^-1/2 L^-T J^T
-// (a contact row's z is its links' Articulation::linkResponse times a 6-vector). A is never
+// impulses in joint space) on their Delassus matrix A = J H^-1 J^T = Z Z^T, Z = D^-1/2 L^-T J^T.
+// A contact row is a world spatial force c on each of its (at most two) links, J = Phi^T c: its
+// z is the links' Articulation::linkResponse times c, its velocity J q' = c . (the link's world
+// velocity), and J^T p is gathered by link; J itself is never stored. A is never
 // formed: the sweeps keep y = Z^T p (one entry a DOF), so a row's velocity is J q' + z . y and its
 // impulse change dp adds dp z to y - two products the length of q' a row, where a row of A would
 // cost the number of rows (a lying ragdoll has ~120 rows on 32 DOF). q' is updated once, at the
@@ -28,17 +30,19 @@ class ArticulationRows {
  public:
   /// Starts a step's rows for `articulation` (its factor must be current).
   void begin(const Articulation& articulation);
-  /// Appends a row of kind `kind` whose Jacobian the caller fills through `jacobian()` right
-  /// after; `friction` (a friction row's coefficient) bounds it by the normal row `normalRow`.
+  /// Appends a row of kind `kind` whose Jacobian the caller gives right after (addLinkForce or
+  /// setStop); `friction` (a friction row's coefficient) bounds it by the normal row
+  /// `normalRow`.
   int add(ArticulationRowKind kind, double impulse, int normalRow = -1, double friction = 0.0);
-  double* jacobian(int row) { return &jacobian_[static_cast<size_t>(row) * stride_]; }
-  /// Its half-solve z = D^-1/2 L^-T J^T from the Jacobian filled through jacobian(), which
-  /// must be zero off `link`'s path (Articulation::pathDofs).
-  void computeResponse(int row, int link, const Articulation& articulation);
-  /// Adds to a row's J and z a world spatial force c on `link` (Articulation::linkResponse,
-  /// computed once a step for each link a row touches).
-  void addLinkForce(int row, int link, const Vec6& force, const Articulation& articulation);
-  /// Row velocity J q' at the articulation's current velocity.
+  /// A stop row: J q' = side q'_link (the link's revolute DOF), and its half-solve z.
+  void setStop(int row, int link, double side, const Articulation& articulation);
+  /// Adds to rows firstRow .. firstRow + count - 1 each a world spatial force c_k = [moment
+  /// about the link's centre of mass; force] on `link` (at most two links a row): J += Phi^T c,
+  /// z += Z c (Articulation::linkResponse, computed once a step for each link a row touches).
+  void addLinkForces(int firstRow, int count, int link, const Vec6* forces,
+                     const Articulation& articulation);
+  /// Row velocity J q' at the articulation's velocity when the row's links were first touched
+  /// this step (before prepare) or at prepare (after).
   double velocity(int row, const Articulation& articulation) const;
   /// J q' >= target for Normal and Stop rows, = target (within the friction bound) for Friction.
   void setTarget(int row, double target) { rows_[static_cast<size_t>(row)].target = target; }
@@ -77,7 +81,15 @@ class ArticulationRows {
     /// DOF numbering puts a tree's early links first, so the sweeps skip the tails.
     int extent = 0;
     double normalCoupling = 0.0;  ///< a contact block's friction row: z . z of its normal row
+    int link[2] = {-1, -1};       ///< J = sum Phi_l^T force_l over these links ...
+    Vec6 force[2];
+    int stopDof = -1;  ///< ... or, a stop, J = stopSide e_stopDof
+    double stopSide = 0.0;
   };
+  /// Phi x over `link`'s path: the link's world spatial velocity [w; v] at q' = x.
+  Vec6 phiTimes(int link, const double* x, const Articulation& articulation) const;
+  /// out += J^T p for the rows' impulses p (one a row).
+  void addTransposed(const double* impulses, const Articulation& articulation, double* out);
   /// Whether `row` starts a contact block: a normal row and its friction pair, all three live
   /// (solved together: one pass for their velocities, one for their update).
   bool contactBlock(int row) const;
@@ -88,7 +100,6 @@ class ArticulationRows {
     int& extent = rows_[static_cast<size_t>(row)].extent;
     extent = std::max(extent, std::min((dof + 4) / 4 * 4, stride_));
   }
-  const double* jacobian(int row) const { return &jacobian_[static_cast<size_t>(row) * stride_]; }
   const double* zeta(int row) const { return &zeta_[static_cast<size_t>(row) * stride_]; }
   double* zeta(int row) { return &zeta_[static_cast<size_t>(row) * stride_]; }
   /// J q' + z . y: the row's velocity with the impulses not yet in q'.
@@ -105,12 +116,16 @@ class ArticulationRows {
   int dof_ = 0;
   int stride_ = 0;  ///< dof_ padded to a multiple of 4 (zeros): whole vectors a row
   std::vector<Row> rows_;
-  std::vector<double> jacobian_, zeta_;     ///< rows x stride_, row-major
-  std::vector<double> baseVelocity_;        ///< J q' at the current q'
-  std::vector<double> impulseResponse_;     ///< y = Z^T (p - applied), stride_ entries
-  std::vector<double> applied_;             ///< impulses already in q' (the warm start's)
-  std::vector<double> linkPhi_, linkZeta_;  ///< by link: its path DOF x 6 (dof x 6 kept), row-major
+  std::vector<double> zeta_;             ///< rows x stride_, row-major
+  std::vector<double> baseVelocity_;     ///< J q' at the current q'
+  std::vector<double> impulseResponse_;  ///< y = Z^T (p - applied), stride_ entries
+  std::vector<double> applied_;          ///< impulses already in q' (the warm start's)
+  std::vector<double> linkPhi_;   ///< by link: Phi^T on its path DOF (dof x 6 kept), row-major
+  std::vector<double> linkZeta_;  ///< by link: Z's 6 columns, stride_ each (zero off the path)
+  std::vector<double> compactZeta_;
   std::vector<char> linkReady_;
+  std::vector<Vec6> linkVelocity_, linkImpulse_;  ///< by link: Phi q'; a J^T p's forces
+  std::vector<double> generalized_;
   std::vector<double> scratch_;
   std::vector<int> active_;
   std::vector<double> delassus_, activeStep_;  ///< active x active, row-major; its solution

@@ -173,19 +173,6 @@ void World::addArticulationContactRows(const Articulation& x, ArticulationRows& 
     const Vec3 fixedVelocity = la < 0   ? ba.pointVelocity(pa)
                                : lb < 0 ? Vec3(-bb.pointVelocity(pb))
                                         : Vec3::Zero();
-    // J q' = n . (v_B(p_B) - v_A(p_A)): a force n at p_B on B and -n at p_A on A.
-    const auto fill = [&](int row, const Vec3& direction) {
-      Vec6 force;
-      if (lb >= 0) {
-        force << (pb - x.linkPosition(lb)).cross(direction), direction;
-        rows.addLinkForce(row, lb, force, x);
-      }
-      if (la >= 0) {
-        force << (pa - x.linkPosition(la)).cross(direction), direction;
-        rows.addLinkForce(row, la, -force, x);
-      }
-      return direction.dot(fixedVelocity);
-    };
     // A speculative point (5 cm margin) that cannot close within the step at twice its
     // bodies' approach speed costs no rows (two in three of a lying ragdoll's), nor does a
     // point's friction before it touches: its bound, mu times a zero normal impulse, is 0.
@@ -200,7 +187,32 @@ void World::addArticulationContactRows(const Articulation& x, ArticulationRows& 
     }
     const int normal = rows.add(ArticulationRowKind::Normal, c.normalImpulse);
     contacts_[i].normalRow = normal;
-    const double carried = fill(normal, c.normal);
+    contacts_[i].frictionRow = -1;
+    const bool friction = c.friction > 0.0 && (c.separation <= 0.0 || c.normalImpulse > 0.0);
+    if (friction) {
+      contacts_[i].frictionRow = rows.add(ArticulationRowKind::Friction, warm1, normal, c.friction);
+      rows.add(ArticulationRowKind::Friction, warm2, normal, c.friction);
+    }
+    // J q' = d . (v_B(p_B) - v_A(p_A)) for d = n, t1, t2: a force d at p_B on B and -d at p_A
+    // on A; the fixed side's point velocity is what J q' is measured against.
+    const int count = friction ? 3 : 1;
+    const Vec3 directions[3] = {c.normal, c.tangent1, c.tangent2};
+    Vec6 forces[3];
+    for (const int side : {1, -1}) {
+      const int link = side > 0 ? lb : la;
+      if (link < 0) continue;
+      const Vec3 arm = (side > 0 ? pb : pa) - x.linkPosition(link);
+      for (int k = 0; k < count; ++k) {
+        forces[k].head<3>() = side * arm.cross(directions[k]);
+        forces[k].tail<3>() = side * directions[k];
+      }
+      rows.addLinkForces(normal, count, link, forces, x);
+    }
+    const double carried = c.normal.dot(fixedVelocity);
+    if (friction) {
+      rows.setTarget(normal + 1, c.tangent1.dot(fixedVelocity));
+      rows.setTarget(normal + 2, c.tangent2.dot(fixedVelocity));
+    }
     // Apart: the speculative row lets the gap close within the step, no further. In: the
     // velocities only stop approaching, the correction factor's share of the depth beyond
     // the slop is a split impulse (solveCorrection).
@@ -217,14 +229,6 @@ void World::addArticulationContactRows(const Articulation& x, ArticulationRows& 
       target = std::max(target, -c.restitution * approach);
     rows.setTarget(normal, target + carried);
     contacts_[i].approachSpeed = approach;
-    contacts_[i].frictionRow = -1;
-    if (c.friction > 0.0 && (c.separation <= 0.0 || c.normalImpulse > 0.0)) {
-      contacts_[i].frictionRow = rows.size();
-      const int t1 = rows.add(ArticulationRowKind::Friction, warm1, normal, c.friction);
-      rows.setTarget(t1, fill(t1, c.tangent1));
-      const int t2 = rows.add(ArticulationRowKind::Friction, warm2, normal, c.friction);
-      rows.setTarget(t2, fill(t2, c.tangent2));
-    }
   }
 }
 
@@ -285,8 +289,7 @@ void World::stepArticulations(double dt) {
     const auto addStop = [&](int l, double side, double gap, double warm) {
       const int r = rows.add(ArticulationRowKind::Stop, warm);
       stopRows_.push_back({r, l, side});
-      rows.jacobian(r)[x.dofIndex(l)] = side;
-      rows.computeResponse(r, l, x);
+      rows.setStop(r, l, side, x);
       rows.setTarget(r, gap >= 0.0 ? -gap / dt : 0.0);
       if (gap < 0.0)
         rows.setCorrection(
