@@ -96,6 +96,7 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
   pivot_ = Eigen::VectorXd::Zero(dof_);
   momentum_ = Eigen::VectorXd::Zero(dof_);
   composite_.resize(links_.size());
+  worldMotion_.resize(static_cast<size_t>(dof_));
   force_.resize(links_.size());
   inputMomentum_.resize(links_.size());
   finalVelocity_.resize(links_.size());

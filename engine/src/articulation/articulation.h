@@ -76,18 +76,15 @@ class Articulation {
             static_cast<size_t>(pathBegin_[static_cast<size_t>(link) + 1] - begin)};
   }
   /// A link's response to spatial forces, on its pathDofs (k-th row: the k-th path DOF): rows
-  /// J = Phi^T c (path x 6, row-major, `phiT`) for a world-axes spatial force c = [moment about
-  /// the link's centre of mass; force] on it, and their half-solves Z c = D^-1/2 L^-T J^T
-  /// (`zeta`, the same shape; zero off the path): every contact row on the link is then a
-  /// 6-vector c away, and two rows' coupling J_r H^-1 J_s^T is z_r . z_s.
+  /// J = Phi^T c (path x 6, row-major, `phiT`: the DOFs' world motions at the origin) for a
+  /// world spatial force c = [moment about the world origin; force] on it, and their
+  /// half-solves Z c = D^-1/2 L^-T J^T (`zeta`, the same shape; zero off the path): every
+  /// contact row on the link is then a 6-vector c away, and two rows' coupling J_r H^-1 J_s^T is
+  /// z_r . z_s. Phi q' is the link's spatial velocity [w; v at the origin].
   void linkResponse(int link, double* phiT, double* zeta) const;
   /// x = D^-1/2 L^-T x with the step's factor (the half of solveMass a Delassus entry needs),
   /// for an x that is zero off a link's pathDofs (a row on the link); so is the result.
   void halfSolve(int link, double* x) const;
-  /// World position of a link's centre of mass at the current configuration.
-  const Vec3& linkPosition(int link) const {
-    return links_[static_cast<size_t>(link)].worldPosition;
-  }
   /// Revolute coordinate (rad) of a link's joint; its DOF index.
   double angle(int link) const { return links_[static_cast<size_t>(link)].angle; }
   int dofIndex(int link) const { return links_[static_cast<size_t>(link)].dof; }
@@ -187,6 +184,7 @@ class Articulation {
     Mat3 rotational = Mat3::Zero();
   };
   std::vector<CompositeInertia> composite_;
+  std::vector<Vec6> worldMotion_;  ///< by DOF: its motion [w; v at the world origin], this step
   std::vector<Vec6> force_;
   std::vector<Vec6> inputMomentum_;  ///< by link: [L about the COM; m v], world, before the solve
   std::vector<Vec6> finalVelocity_;  ///< by link: [v; L about the COM], world, after it

@@ -32,6 +32,14 @@ void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
     const RigidBody& b = bodies[static_cast<size_t>(l.body)];
     const Mat3 turn = l.rotation.transpose() * midpointRotations[static_cast<size_t>(l.body)];
     l.stepInertia = turn * l.inertia * turn.transpose();
+    // Each DOF's motion in world Pluecker coordinates at the origin: [R s_w; R s_v + p x R s_w]
+    // (the velocity of the body point at the origin), the same for every link below it.
+    for (int k = 0; k < l.dofCount; ++k) {
+      const Vec6& s = l.motionSubspace.col(k);
+      Vec6& m = worldMotion_[static_cast<size_t>(l.dof + k)];
+      m.head<3>() = l.rotation * s.head<3>();
+      m.tail<3>() = l.rotation * s.tail<3>() + l.worldPosition.cross(m.head<3>());
+    }
     inputMomentum_[i] << b.angularMomentum, l.mass * b.linearVelocity;
     force_[i] << l.rotation.transpose() * b.angularMomentum,
         l.mass * (l.rotation.transpose() * b.linearVelocity);
@@ -145,22 +153,9 @@ void Articulation::solveMass(double* x) const {
 void Articulation::linkResponse(int link, double* phiT, double* zeta) const {
   const std::span<const int> path = pathDofs(link);
   const int count = static_cast<int>(path.size());
-  const Vec3& centre = links_[static_cast<size_t>(link)].worldPosition;
-  int row = count;  // the path's links, the link itself (last rows) first
-  for (int j = link; j >= 0; j = links_[static_cast<size_t>(j)].parent) {
-    const Link& l = links_[static_cast<size_t>(j)];
-    row -= l.dofCount;
-    // A world force c = [n; f] (moment about the link's centre) does s . [R^T (n + d x f); R^T f]
-    // on link j's motion s = [s_w; s_v] (its frame), d = p_link - p_j: the row is
-    // [R s_w; R s_v - d x R s_w].
-    const Vec3 offset = centre - l.worldPosition;
-    for (int k = 0; k < l.dofCount; ++k) {
-      const Vec6& s = l.motionSubspace.col(k);
-      const Vec3 angular = l.rotation * s.head<3>();
-      Eigen::Map<Vec6> out(phiT + 6 * (row + k));
-      out << angular, l.rotation * s.tail<3>() - offset.cross(angular);
-    }
-  }
+  for (int k = 0; k < count; ++k)
+    Eigen::Map<Vec6>(phiT + 6 * k) =
+        worldMotion_[static_cast<size_t>(path[static_cast<size_t>(k)])];
   // D^-1/2 L^-T with six right-hand sides, on the path alone: path DOF k's ancestors are the
   // path's first k.
   std::copy_n(phiT, 6 * count, zeta);

@@ -201,9 +201,9 @@ void World::addArticulationContactRows(const Articulation& x, ArticulationRows& 
     for (const int side : {1, -1}) {
       const int link = side > 0 ? lb : la;
       if (link < 0) continue;
-      const Vec3 arm = (side > 0 ? pb : pa) - x.linkPosition(link);
+      const Vec3& point = side > 0 ? pb : pa;  // moments about the world origin
       for (int k = 0; k < count; ++k) {
-        forces[k].head<3>() = side * arm.cross(directions[k]);
+        forces[k].head<3>() = side * point.cross(directions[k]);
         forces[k].tail<3>() = side * directions[k];
       }
       rows.addLinkForces(normal, count, link, forces, x);
