@@ -197,8 +197,8 @@ void Articulation::finishVelocities() {
   updateTwists();
   for (size_t i = 0; i < links_.size(); ++i) {
     const Link& l = links_[i];
-    finalVelocity_[i] << l.rotation * l.twist.tail<3>(),
-        l.rotation * (l.stepInertia * l.twist.head<3>());
+    finalVelocity_[i] = spatialVector(l.rotation * l.twist.tail<3>(),
+                                      l.rotation * (l.stepInertia * l.twist.head<3>()));
   }
 }
 
@@ -208,9 +208,7 @@ void Articulation::jointImpulses(std::span<Vec6> impulses) const {
     const Link& l = links_[i];
     const Vec3 dp = l.mass * finalVelocity_[i].head<3>() - inputMomentum_[i].tail<3>();
     const Vec3 dl = finalVelocity_[i].tail<3>() - inputMomentum_[i].head<3>();
-    Vec6 change;
-    change << dl + l.worldPosition.cross(dp), dp;
-    impulses[i] = change - impulses[i];
+    impulses[i] = spatialVector(dl + l.worldPosition.cross(dp), dp) - impulses[i];
   }
   // impulses[i] now holds link i's own share; add the children's subtrees (children after
   // parents, so a reverse pass sees every child complete before its parent).

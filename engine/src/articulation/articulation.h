@@ -37,6 +37,15 @@ struct ArticulationLinkDesc {
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 
+/// [top; bottom]. (Eigen's comma initialiser of two 3-vector expressions draws GCC 12's
+/// -Warray-bounds false positive on its 4-wide loads.)
+inline Vec6 spatialVector(const Vec3& top, const Vec3& bottom) {
+  Vec6 v;
+  v.head<3>() = top;
+  v.tail<3>() = bottom;
+  return v;
+}
+
 class Articulation {
  public:
   /// Throws std::invalid_argument when a parent is not listed before its child.

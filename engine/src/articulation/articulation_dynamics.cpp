@@ -15,9 +15,7 @@ namespace {
 /// (its frame) as the same force on the parent (its frame): E^T f, moment E^T n + r x E^T f.
 Vec6 forceToParent(const Mat3& e, const Vec3& r, const Vec6& f) {
   const Vec3 force = e.transpose() * f.tail<3>();
-  Vec6 out;
-  out << e.transpose() * f.head<3>() + r.cross(force), force;
-  return out;
+  return spatialVector(e.transpose() * f.head<3>() + r.cross(force), force);
 }
 
 }  // namespace
@@ -40,9 +38,9 @@ void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
       m.head<3>() = l.rotation * s.head<3>();
       m.tail<3>() = l.rotation * s.tail<3>() + l.worldPosition.cross(m.head<3>());
     }
-    inputMomentum_[i] << b.angularMomentum, l.mass * b.linearVelocity;
-    force_[i] << l.rotation.transpose() * b.angularMomentum,
-        l.mass * (l.rotation.transpose() * b.linearVelocity);
+    inputMomentum_[i] = spatialVector(b.angularMomentum, l.mass * b.linearVelocity);
+    force_[i] = spatialVector(l.rotation.transpose() * b.angularMomentum,
+                              l.mass * (l.rotation.transpose() * b.linearVelocity));
   }
   for (size_t i = n; i-- > 0;) {
     const Link& l = links_[i];
@@ -82,9 +80,8 @@ void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
     for (int k = 0; k < l.dofCount; ++k) {
       // f = I s: [I w + h x v; m v - h x w].
       const Vec6& s = l.motionSubspace.col(k);
-      Vec6 f;
-      f << c.rotational * s.head<3>() + c.moment.cross(s.tail<3>()),
-          c.mass * s.tail<3>() - c.moment.cross(s.head<3>());
+      Vec6 f = spatialVector(c.rotational * s.head<3>() + c.moment.cross(s.tail<3>()),
+                             c.mass * s.tail<3>() - c.moment.cross(s.head<3>()));
       // Row l.dof + k of H's lower half: by the position of each ancestor DOF in the path.
       double* row = factorRow(l.dof + k);
       for (int q = 0; q < k; ++q) row[l.pathOffset + q] = l.motionSubspace.col(q).dot(f);

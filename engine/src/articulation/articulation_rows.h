@@ -82,7 +82,7 @@ class ArticulationRows {
     int extent = 0;
     double normalCoupling = 0.0;  ///< a contact block's friction row: z . z of its normal row
     int link[2] = {-1, -1};       ///< J = sum Phi_l^T force_l over these links ...
-    Vec6 force[2];
+    Vec6 force[2] = {Vec6::Zero(), Vec6::Zero()};
     int stopDof = -1;  ///< ... or, a stop, J = stopSide e_stopDof
     double stopSide = 0.0;
   };

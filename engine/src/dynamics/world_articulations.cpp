@@ -249,11 +249,11 @@ void World::storeArticulationImpulses(Articulation& x, const ArticulationRows& r
                      c.tangentImpulse2 * c.tangent2;
     if (lb >= 0) {
       const Vec3 p = body(c.bodyB).toWorld(c.localB);
-      linkImpulses_[static_cast<size_t>(lb)] += (Vec6() << p.cross(onB), onB).finished();
+      linkImpulses_[static_cast<size_t>(lb)] += spatialVector(p.cross(onB), onB);
     }
     if (la >= 0) {
       const Vec3 p = body(c.bodyA).toWorld(c.localA);
-      linkImpulses_[static_cast<size_t>(la)] -= (Vec6() << p.cross(onB), onB).finished();
+      linkImpulses_[static_cast<size_t>(la)] -= spatialVector(p.cross(onB), onB);
     }
   }
   x.finishVelocities();
