@@ -7,7 +7,13 @@
 namespace impetus {
 
 namespace {
-constexpr int kMaxActiveSet = 8;
+// Exact active-set solves: at the start for small sets (a few rows cost less solved than swept);
+// after a few sweeps that did not converge for sets as large as a lying ragdoll's (PGS on its
+// rank-deficient Delassus matrix - four corners a box, 32 DOF under 60 rows - can drift for
+// hundreds of steps, the body rocking; one exact solve puts it at rest and warm-starts the next).
+constexpr int kSmallActiveSet = 8;
+constexpr int kLargeActiveSet = 64;
+constexpr int kSweepsBeforeLargeActiveSet = 4;
 constexpr double kCorrectionPrecision = 0.01;
 
 // The sweeps' products run over a row's padded DOF (a multiple of 4) four at a time: one AVX
@@ -31,6 +37,15 @@ using Double4 = double __attribute__((vector_size(32)));
   Double4 sum = {0.0, 0.0, 0.0, 0.0};
   for (int i = 0; i < n; i += 4) sum += load4(a + i) * load4(b + i);
   return sum4(sum);
+}
+// Any length: the Cholesky factor's rows.
+[[gnu::always_inline]] inline double dotAny(const double* a, const double* b, int n) {
+  Double4 sum = {0.0, 0.0, 0.0, 0.0};
+  int i = 0;
+  for (; i + 4 <= n; i += 4) sum += load4(a + i) * load4(b + i);
+  double tail = 0.0;
+  for (; i < n; ++i) tail += a[i] * b[i];
+  return sum4(sum) + tail;
 }
 [[gnu::always_inline]] inline void addScaledPadded(double* y, double scale, const double* x,
                                                    int n) {
@@ -274,7 +289,7 @@ void ArticulationRows::solveCorrection(const Articulation& articulation, int max
   articulation.solveMass(pseudo);
 }
 
-bool ArticulationRows::solveActiveSet() {
+bool ArticulationRows::solveActiveSet(int maxRows) {
   active_.clear();
   const int n = size();
   for (int i = 0; i < n; ++i) {
@@ -295,10 +310,9 @@ bool ArticulationRows::solveActiveSet() {
       pair += rows_[static_cast<size_t>(i - 1)].impulse * rows_[static_cast<size_t>(i - 1)].impulse;
     if (std::sqrt(pair) < r.friction * normal.impulse) active_.push_back(i);
   }
-  // Only small sets: the matrix costs m^2 dof, where a sweep costs m dof (a lying ragdoll's 30
-  // rows were dearer solved than swept).
+  // The matrix costs m^2 dof and its factor m^3, where a sweep costs m dof.
   const int m = static_cast<int>(active_.size());
-  if (m == 0 || m > kMaxActiveSet) return false;
+  if (m == 0 || m > maxRows) return false;
   delassus_.resize(static_cast<size_t>(m) * m);
   activeStep_.resize(static_cast<size_t>(m));
   double* a = delassus_.data();
@@ -314,21 +328,16 @@ bool ArticulationRows::solveActiveSet() {
   }
   // Cholesky (lower) with a small ridge: a face's corners are redundant rows.
   for (int p = 0; p < m; ++p) {
-    double d = a[p * m + p] * (1.0 + 1e-9) + 1e-300;
-    for (int k = 0; k < p; ++k) d -= a[p * m + k] * a[p * m + k];
+    const double* rowP = a + p * m;
+    double d = rowP[p] * (1.0 + 1e-9) + 1e-300 - dotAny(rowP, rowP, p);
     if (!(d > 0.0)) return false;
     d = std::sqrt(d);
     a[p * m + p] = d;
-    for (int q = p + 1; q < m; ++q) {
-      double v = a[q * m + p];
-      for (int k = 0; k < p; ++k) v -= a[q * m + k] * a[p * m + k];
-      a[q * m + p] = v / d;
-    }
+    const double inverse = 1.0 / d;
+    for (int q = p + 1; q < m; ++q)
+      a[q * m + p] = (a[q * m + p] - dotAny(a + q * m, rowP, p)) * inverse;
   }
-  for (int p = 0; p < m; ++p) {
-    for (int k = 0; k < p; ++k) x[p] -= a[p * m + k] * x[k];
-    x[p] /= a[p * m + p];
-  }
+  for (int p = 0; p < m; ++p) x[p] = (x[p] - dotAny(a + p * m, x, p)) / a[p * m + p];
   for (int p = m - 1; p >= 0; --p) {
     for (int k = p + 1; k < m; ++k) x[p] -= a[k * m + p] * x[k];
     x[p] /= a[p * m + p];
@@ -403,8 +412,9 @@ ArticulationSolveResult ArticulationRows::solve(int maxIterations, double veloci
   const int n = size();
   double lastChange = 0.0;
   int slowIterations = 0;
-  solveActiveSet();
+  solveActiveSet(kSmallActiveSet);
   for (int it = 0; it < maxIterations; ++it) {
+    if (it == kSweepsBeforeLargeActiveSet) solveActiveSet(kLargeActiveSet);
     double change = 0.0;
     for (int i = 0; i < n; ++i) {
       Row& r = rows_[static_cast<size_t>(i)];

@@ -106,12 +106,13 @@ class ArticulationRows {
   double rowVelocity(int row) const;
   /// y += dp z: row `row`'s impulse changed by dp.
   void apply(int row, double dp);
-  /// One exact solve of the rows the warm start has active - pushing normals and stops, sticking
-  /// friction - as equalities (a regularised Cholesky of their Delassus matrix J H^-1 J^T). Kept
-  /// when the impulses it finds stay in their bounds (a resting or steadily pushed contact set:
-  /// its statics exact at once, however uneven the masses); otherwise undone, and the sweeps
-  /// start from the warm start. Returns whether it was kept.
-  bool solveActiveSet();
+  /// One exact solve of the rows the current impulses have active - pushing normals and stops,
+  /// sticking friction - as equalities (a regularised Cholesky of their Delassus matrix
+  /// J H^-1 J^T), if there are at most `maxRows`. Kept when the impulses it finds stay in their
+  /// bounds (a resting or steadily pushed contact set: its statics exact at once, however
+  /// uneven the masses); otherwise undone, and the sweeps go on from where they were. Returns
+  /// whether it was kept.
+  bool solveActiveSet(int maxRows);
 
   int dof_ = 0;
   int stride_ = 0;  ///< dof_ padded to a multiple of 4 (zeros): whole vectors a row
