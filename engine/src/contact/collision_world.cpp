@@ -142,20 +142,15 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   std::span<const RigidBody> currentBodies;
   const MaterialTable* currentMaterials = nullptr;
 
-  /// A point of child shape `childA` of `oa` and `childB` of `ob` with its material and track.
-  ContactPoint makeContact(const BodyObject& oa, int childA, const BodyObject& ob, int childB,
-                           const Vec3& localA, const Vec3& localB, const Vec3& normal,
-                           double separation) const {
+  /// What every point of child shape `childA` of `oa` and `childB` of `ob` shares: bodies,
+  /// shapes, combined material, track.
+  ContactPoint pairContact(const BodyObject& oa, int childA, const BodyObject& ob,
+                           int childB) const {
     ContactPoint c;
     c.bodyA = oa.body;
     c.bodyB = ob.body;
     c.shapeA = childA;
     c.shapeB = childB;
-    c.localA = localA;
-    c.localB = localB;
-    c.normal = normal;
-    c.separation = separation;
-    orthonormalBasis(c.normal, c.tangent1, c.tangent2);
     const ContactCoefficients mat =
         currentMaterials->coefficients(oa.material(childA), ob.material(childB));
     const ShapeDesc* sa = oa.shape(childA);
@@ -173,6 +168,17 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     c.rolling = mat.rolling;
     c.spinning = mat.spinning;
     return c;
+  }
+
+  /// Appends a point of the pair `pair` (pairContact) to this step's fresh points.
+  void addFresh(const ContactPoint& pair, const Vec3& localA, const Vec3& localB,
+                const Vec3& normal, double separation) {
+    ContactPoint& c = fresh.emplace_back(pair);
+    c.localA = localA;
+    c.localB = localB;
+    c.normal = normal;
+    c.separation = separation;
+    orthonormalBasis(c.normal, c.tangent1, c.tangent2);
   }
 
   /// Whether two bodies' shapes may touch at all: not two bodies that do not move, not a pair
@@ -196,12 +202,12 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
         const int count =
             collidePrimitives(oa->descs[size_t(oa->childDesc[i])], pa,
                               ob->descs[size_t(ob->childDesc[j])], pb, kContactMargin, points);
+        if (count == 0) continue;
+        const ContactPoint pair = pairContact(*oa, static_cast<int>(i), *ob, static_cast<int>(j));
         for (int k = 0; k < count; ++k) {
           const PrimitiveContact& p = points[size_t(k)];
-          fresh.push_back(makeContact(*oa, static_cast<int>(i), *ob, static_cast<int>(j),
-                                      ba.rotation.transpose() * (p.pointA - ba.position),
-                                      bb.rotation.transpose() * (p.pointB - bb.position), p.normal,
-                                      p.separation));
+          addFresh(pair, ba.rotation.transpose() * (p.pointA - ba.position),
+                   bb.rotation.transpose() * (p.pointB - bb.position), p.normal, p.separation);
         }
       }
     }
@@ -491,9 +497,8 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
     for (int k = 0; k < manifold->getNumContacts(); ++k) {
       const btManifoldPoint& p = manifold->getContactPoint(k);
       // Bullet's normal points from B to A.
-      w.fresh.push_back(w.makeContact(*oa, p.m_index0, *ob, p.m_index1, toVec3(p.m_localPointA),
-                                      toVec3(p.m_localPointB), -toVec3(p.m_normalWorldOnB),
-                                      p.getDistance()));
+      w.addFresh(w.pairContact(*oa, p.m_index0, *ob, p.m_index1), toVec3(p.m_localPointA),
+                 toVec3(p.m_localPointB), -toVec3(p.m_normalWorldOnB), p.getDistance());
     }
   }
 
