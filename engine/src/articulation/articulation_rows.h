@@ -30,7 +30,7 @@ class ArticulationRows {
  public:
   /// Starts a step's rows for `articulation` (its factor must be current).
   void begin(const Articulation& articulation);
-  /// Appends a row of kind `kind` whose Jacobian the caller gives right after (addLinkForce or
+  /// Appends a row of kind `kind` whose Jacobian the caller gives right after (addLinkForces or
   /// setStop); `friction` (a friction row's coefficient) bounds it by the normal row
   /// `normalRow`.
   int add(ArticulationRowKind kind, double impulse, int normalRow = -1, double friction = 0.0);
