@@ -215,12 +215,14 @@ void ArticulationRows::prepare(const Articulation& articulation) {
     baseVelocity_[static_cast<size_t>(i)] = velocity(i, articulation);
   }
   // A contact block's friction rows see its normal row's change through z_t . z_n.
-  for (int i = 0; i + 2 < m; ++i) {
-    if (!contactBlock(i)) continue;
+  for (int i = 0; i < m; ++i) {
+    rows_[static_cast<size_t>(i)].blockStart = contactBlock(i);
+    if (!rows_[static_cast<size_t>(i)].blockStart) continue;
     for (const int t : {i + 1, i + 2})
       rows_[static_cast<size_t>(t)].normalCoupling =
           dotPadded(zeta(t), zeta(i), rows_[static_cast<size_t>(i)].extent);
   }
+
   // v = J q' (q' holds the impulses applied by earlier solves) + z . Z^T (p - applied).
   impulseResponse_.assign(static_cast<size_t>(stride_), 0.0);
   for (int k = 0; k < m; ++k) {
@@ -268,12 +270,16 @@ void ArticulationRows::solveCorrection(const Articulation& articulation, int max
   std::fill(applied_.begin(), applied_.end(), 0.0);
   std::fill(impulseResponse_.begin(), impulseResponse_.end(), 0.0);
   // All one-sided rows, then the stops alone (as the velocity solve: they get the last word).
+  sweepRows_.clear();
+  for (int i = 0; i < m; ++i) {
+    const Row& r = rows_[static_cast<size_t>(i)];
+    if (r.kind != ArticulationRowKind::Friction && r.inverseK != 0.0) sweepRows_.push_back(i);
+  }
   for (const bool stopsOnly : {false, true}) {
     for (int it = 0; it < maxIterations; ++it) {
       double change = 0.0;
-      for (int i = 0; i < m; ++i) {
+      for (const int i : sweepRows_) {
         const Row& r = rows_[static_cast<size_t>(i)];
-        if (r.kind == ArticulationRowKind::Friction || r.inverseK == 0.0) continue;
         if (stopsOnly && r.kind != ArticulationRowKind::Stop) continue;
         double& p = applied_[static_cast<size_t>(i)];
         const double next = std::max(p - (rowVelocity(i) - r.correction) * r.inverseK, 0.0);
@@ -419,7 +425,7 @@ ArticulationSolveResult ArticulationRows::solve(int maxIterations, double veloci
     for (int i = 0; i < n; ++i) {
       Row& r = rows_[static_cast<size_t>(i)];
       if (r.inverseK == 0.0) continue;
-      if (contactBlock(i)) {
+      if (r.blockStart) {
         change = std::max(change, solveContactBlock(i));
         i += 2;
         continue;

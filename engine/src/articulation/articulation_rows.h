@@ -81,6 +81,7 @@ class ArticulationRows {
     /// DOF numbering puts a tree's early links first, so the sweeps skip the tails.
     int extent = 0;
     double normalCoupling = 0.0;  ///< a contact block's friction row: z . z of its normal row
+    bool blockStart = false;      ///< contactBlock(this row), from prepare
     int link[2] = {-1, -1};       ///< J = sum Phi_l^T force_l over these links ...
     Vec6 force[2] = {Vec6::Zero(), Vec6::Zero()};
     int stopDof = -1;  ///< ... or, a stop, J = stopSide e_stopDof
@@ -129,6 +130,7 @@ class ArticulationRows {
   std::vector<double> generalized_;
   std::vector<double> scratch_;
   std::vector<int> active_;
+  std::vector<int> sweepRows_;  ///< solveCorrection's: the one-sided rows with a response
   std::vector<double> delassus_, activeStep_;  ///< active x active, row-major; its solution
 };
 
