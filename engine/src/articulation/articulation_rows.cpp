@@ -18,13 +18,12 @@ constexpr double kCorrectionPrecision = 0.01;
 
 // The sweeps' products run over a row's padded DOF (a multiple of 4) four at a time: one AVX
 // register (two SSE ones on a baseline build) through GCC's and Clang's vector extension, the
-// loads unaligned (memcpy). No vector-typed parameters: no ABI question across builds.
+// loads unaligned (memcpy). Vectors pass by reference only: by value they would change the ABI
+// of a build without AVX (GCC's -Wpsabi).
 using Double4 = double __attribute__((vector_size(32)));
 
-[[gnu::always_inline]] inline Double4 load4(const double* p) {
-  Double4 v;
+[[gnu::always_inline]] inline void load4(Double4& v, const double* p) {
   std::memcpy(&v, p, sizeof v);
-  return v;
 }
 [[gnu::always_inline]] inline void store4(double* p, const Double4& v) {
   std::memcpy(p, &v, sizeof v);
@@ -34,33 +33,50 @@ using Double4 = double __attribute__((vector_size(32)));
 }
 
 [[gnu::always_inline]] inline double dotPadded(const double* a, const double* b, int n) {
-  Double4 sum = {0.0, 0.0, 0.0, 0.0};
-  for (int i = 0; i < n; i += 4) sum += load4(a + i) * load4(b + i);
+  Double4 sum = {0.0, 0.0, 0.0, 0.0}, x, y;
+  for (int i = 0; i < n; i += 4) {
+    load4(x, a + i);
+    load4(y, b + i);
+    sum += x * y;
+  }
   return sum4(sum);
 }
 // Any length: the Cholesky factor's rows.
 [[gnu::always_inline]] inline double dotAny(const double* a, const double* b, int n) {
-  Double4 sum = {0.0, 0.0, 0.0, 0.0};
+  Double4 sum = {0.0, 0.0, 0.0, 0.0}, x, y;
   int i = 0;
-  for (; i + 4 <= n; i += 4) sum += load4(a + i) * load4(b + i);
+  for (; i + 4 <= n; i += 4) {
+    load4(x, a + i);
+    load4(y, b + i);
+    sum += x * y;
+  }
   double tail = 0.0;
   for (; i < n; ++i) tail += a[i] * b[i];
   return sum4(sum) + tail;
 }
 [[gnu::always_inline]] inline void addScaledPadded(double* y, double scale, const double* x,
                                                    int n) {
-  for (int i = 0; i < n; i += 4) store4(y + i, load4(y + i) + scale * load4(x + i));
+  Double4 yi, xi;
+  for (int i = 0; i < n; i += 4) {
+    load4(yi, y + i);
+    load4(xi, x + i);
+    yi += scale * xi;
+    store4(y + i, yi);
+  }
 }
 // A contact's three rows against y in one pass: three independent sums.
 [[gnu::always_inline]] inline void dotPadded3(const double* a, const double* b, const double* c,
                                               const double* y, int n, double& va, double& vb,
                                               double& vc) {
-  Double4 sa = {0.0, 0.0, 0.0, 0.0}, sb = sa, sc = sa;
+  Double4 sa = {0.0, 0.0, 0.0, 0.0}, sb = sa, sc = sa, yi, ai, bi, ci;
   for (int i = 0; i < n; i += 4) {
-    const Double4 yi = load4(y + i);
-    sa += load4(a + i) * yi;
-    sb += load4(b + i) * yi;
-    sc += load4(c + i) * yi;
+    load4(yi, y + i);
+    load4(ai, a + i);
+    load4(bi, b + i);
+    load4(ci, c + i);
+    sa += ai * yi;
+    sb += bi * yi;
+    sc += ci * yi;
   }
   va = sum4(sa);
   vb = sum4(sb);
@@ -69,8 +85,15 @@ using Double4 = double __attribute__((vector_size(32)));
 [[gnu::always_inline]] inline void addScaledPadded3(double* y, double sa, const double* a,
                                                     double sb, const double* b, double sc,
                                                     const double* c, int n) {
-  for (int i = 0; i < n; i += 4)
-    store4(y + i, load4(y + i) + sa * load4(a + i) + sb * load4(b + i) + sc * load4(c + i));
+  for (int i = 0; i < n; i += 4) {
+    Double4 yi, ai, bi, ci;
+    load4(yi, y + i);
+    load4(ai, a + i);
+    load4(bi, b + i);
+    load4(ci, c + i);
+    yi = yi + sa * ai + sb * bi + sc * ci;
+    store4(y + i, yi);
+  }
 }
 }  // namespace
 
@@ -118,17 +141,15 @@ void ArticulationRows::addLinkForces(int firstRow, int count, int link, const Ve
   const double* z0 = &linkZeta_[columns];
   const auto stride = static_cast<size_t>(stride_);
   for (int i = 0; i < extent; i += 4) {
-    const Double4 col[6] = {load4(z0 + i),
-                            load4(z0 + stride + i),
-                            load4(z0 + 2 * stride + i),
-                            load4(z0 + 3 * stride + i),
-                            load4(z0 + 4 * stride + i),
-                            load4(z0 + 5 * stride + i)};
+    Double4 col[6];
+    for (size_t j = 0; j < 6; ++j) load4(col[j], z0 + j * stride + i);
     for (int k = 0; k < count; ++k) {
       const Vec6& c = forces[k];
       double* z = zeta(firstRow + k) + i;
-      store4(z, load4(z) + c[0] * col[0] + c[1] * col[1] + c[2] * col[2] + c[3] * col[3] +
-                    c[4] * col[4] + c[5] * col[5]);
+      Double4 zi;
+      load4(zi, z);
+      store4(z, zi + c[0] * col[0] + c[1] * col[1] + c[2] * col[2] + c[3] * col[3] + c[4] * col[4] +
+                    c[5] * col[5]);
     }
   }
 }
