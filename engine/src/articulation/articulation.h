@@ -84,13 +84,14 @@ class Articulation {
     return {pathDofs_.data() + begin,
             static_cast<size_t>(pathBegin_[static_cast<size_t>(link) + 1] - begin)};
   }
-  /// A link's response to spatial forces, on its pathDofs (k-th row: the k-th path DOF): rows
-  /// J = Phi^T c (path x 6, row-major, `phiT`: the DOFs' world motions at the origin) for a
-  /// world spatial force c = [moment about the world origin; force] on it, and their
-  /// half-solves Z c = D^-1/2 L^-T J^T (`zeta`, the same shape; zero off the path): every
-  /// contact row on the link is then a 6-vector c away, and two rows' coupling J_r H^-1 J_s^T is
-  /// z_r . z_s. Phi q' is the link's spatial velocity [w; v at the origin].
-  void linkResponse(int link, double* phiT, double* zeta) const;
+  /// A DOF's motion [w; v at the world origin] this step: a row J = Phi^T c for a world spatial
+  /// force c = [moment about the world origin; force] on a link has these, over the link's
+  /// pathDofs, as Phi's columns, and Phi q' is the link's spatial velocity.
+  const Vec6& worldMotion(int dof) const { return worldMotion_[static_cast<size_t>(dof)]; }
+  /// A link's response to spatial forces: the half-solves Z c = D^-1/2 L^-T Phi^T c on its
+  /// pathDofs (path x 6, row-major, k-th row the k-th path DOF; zero off the path): every contact
+  /// row on the link is then a 6-vector c away, and two rows' coupling J_r H^-1 J_s^T is z_r . z_s.
+  void linkResponse(int link, double* zeta) const;
   /// x = D^-1/2 L^-T x with the step's factor (the half of solveMass a Delassus entry needs),
   /// for an x that is zero off a link's pathDofs (a row on the link); so is the result.
   void halfSolve(int link, double* x) const;

@@ -147,15 +147,13 @@ void Articulation::solveMass(double* x) const {
   }
 }
 
-void Articulation::linkResponse(int link, double* phiT, double* zeta) const {
+void Articulation::linkResponse(int link, double* zeta) const {
   const std::span<const int> path = pathDofs(link);
   const int count = static_cast<int>(path.size());
   for (int k = 0; k < count; ++k)
-    Eigen::Map<Vec6>(phiT + 6 * k) =
-        worldMotion_[static_cast<size_t>(path[static_cast<size_t>(k)])];
+    Eigen::Map<Vec6>(zeta + 6 * k) = worldMotion(path[static_cast<size_t>(k)]);
   // D^-1/2 L^-T with six right-hand sides, on the path alone: path DOF k's ancestors are the
   // path's first k.
-  std::copy_n(phiT, 6 * count, zeta);
   for (int k = count - 1; k >= 0; --k) {
     const double* rowK = factorRow(path[static_cast<size_t>(k)]);
     const Vec6 xk = Eigen::Map<const Vec6>(zeta + 6 * k);

@@ -104,7 +104,6 @@ void ArticulationRows::begin(const Articulation& articulation) {
   zeta_.clear();
   applied_.clear();
   const auto links = static_cast<size_t>(articulation.linkCount());
-  linkPhi_.resize(static_cast<size_t>(dof_) * 6 * links);
   linkZeta_.resize(static_cast<size_t>(stride_) * 6 * links);
   compactZeta_.resize(static_cast<size_t>(dof_) * 6);
   linkReady_.assign(static_cast<size_t>(articulation.linkCount()), 0);
@@ -119,9 +118,8 @@ void ArticulationRows::addLinkForces(int firstRow, int count, int link, const Ve
   const size_t columns = l * 6 * static_cast<size_t>(stride_);
   const int extent = (path.back() + 4) / 4 * 4;
   if (!linkReady_[l]) {
-    // Phi^T and Z by path DOF, then Z's six columns spread over the DOF (zero off the path).
-    const size_t offset = l * static_cast<size_t>(dof_) * 6;
-    articulation.linkResponse(link, &linkPhi_[offset], compactZeta_.data());
+    // Z by path DOF, then its six columns spread over the DOF (zero off the path).
+    articulation.linkResponse(link, compactZeta_.data());
     std::fill_n(&linkZeta_[columns], 6 * static_cast<size_t>(stride_), 0.0);
     for (size_t k = 0; k < path.size(); ++k)
       for (size_t j = 0; j < 6; ++j)
@@ -141,8 +139,13 @@ void ArticulationRows::addLinkForces(int firstRow, int count, int link, const Ve
   const double* z0 = &linkZeta_[columns];
   const auto stride = static_cast<size_t>(stride_);
   for (int i = 0; i < extent; i += 4) {
-    Double4 col[6];
-    for (size_t j = 0; j < 6; ++j) load4(col[j], z0 + j * stride + i);
+    Double4 col[6];  // loaded one by one: a loop over them kept col in memory
+    load4(col[0], z0 + i);
+    load4(col[1], z0 + stride + i);
+    load4(col[2], z0 + 2 * stride + i);
+    load4(col[3], z0 + 3 * stride + i);
+    load4(col[4], z0 + 4 * stride + i);
+    load4(col[5], z0 + 5 * stride + i);
     for (int k = 0; k < count; ++k) {
       const Vec6& c = forces[k];
       double* z = zeta(firstRow + k) + i;
@@ -165,12 +168,8 @@ void ArticulationRows::setStop(int row, int link, double side, const Articulatio
 }
 
 Vec6 ArticulationRows::phiTimes(int link, const double* x, const Articulation& articulation) const {
-  const double* phi = &linkPhi_[static_cast<size_t>(link) * static_cast<size_t>(dof_) * 6];
   Vec6 out = Vec6::Zero();
-  for (const int i : articulation.pathDofs(link)) {
-    out += x[i] * Eigen::Map<const Vec6>(phi);
-    phi += 6;
-  }
+  for (const int i : articulation.pathDofs(link)) out += x[i] * articulation.worldMotion(i);
   return out;
 }
 
@@ -212,11 +211,7 @@ void ArticulationRows::addTransposed(const double* impulses, const Articulation&
   for (int l = 0; l < links; ++l) {
     if (!linkReady_[static_cast<size_t>(l)]) continue;
     const Vec6& f = linkImpulse_[static_cast<size_t>(l)];
-    const double* phi = &linkPhi_[static_cast<size_t>(l) * static_cast<size_t>(dof_) * 6];
-    for (const int i : articulation.pathDofs(l)) {
-      out[i] += Eigen::Map<const Vec6>(phi).dot(f);
-      phi += 6;
-    }
+    for (const int i : articulation.pathDofs(l)) out[i] += articulation.worldMotion(i).dot(f);
   }
 }
 

@@ -122,7 +122,6 @@ class ArticulationRows {
   std::vector<double> baseVelocity_;     ///< J q' at the current q'
   std::vector<double> impulseResponse_;  ///< y = Z^T (p - applied), stride_ entries
   std::vector<double> applied_;          ///< impulses already in q' (the warm start's)
-  std::vector<double> linkPhi_;   ///< by link: Phi^T on its path DOF (dof x 6 kept), row-major
   std::vector<double> linkZeta_;  ///< by link: Z's 6 columns, stride_ each (zero off the path)
   std::vector<double> compactZeta_;
   std::vector<char> linkReady_;
