@@ -158,12 +158,13 @@ class Articulation {
   /// Rotation child -> parent at the link's configuration.
   Quat relativeRotation(const Link& link) const;
   void factorise();
-  /// The ancestors of DOF i in the expanded DOF tree (its link's earlier DOFs and its ancestor
-  /// links'), ascending: where the factor's row i has its off-diagonal entries.
+  /// Row i of L (H's lower half before factorise): one entry for each of ancestorDofs(i).
   double* factorRow(int i) { return factor_.data() + factorStart_[static_cast<size_t>(i)]; }
   const double* factorRow(int i) const {
     return factor_.data() + factorStart_[static_cast<size_t>(i)];
   }
+  /// The ancestors of DOF i in the expanded DOF tree (its link's earlier DOFs and its ancestor
+  /// links'), ascending: where the factor's row i has its off-diagonal entries.
   std::span<const int> ancestorDofs(int i) const {
     const auto link = static_cast<size_t>(dofLink_[static_cast<size_t>(i)]);
     const int end = pathBegin_[link + 1] - (links_[link].dof + links_[link].dofCount - i);

@@ -202,10 +202,8 @@ void World::addArticulationContactRows(const Articulation& x, ArticulationRows& 
       const int link = side > 0 ? lb : la;
       if (link < 0) continue;
       const Vec3& point = side > 0 ? pb : pa;  // moments about the world origin
-      for (int k = 0; k < count; ++k) {
-        forces[k].head<3>() = side * point.cross(directions[k]);
-        forces[k].tail<3>() = side * directions[k];
-      }
+      for (int k = 0; k < count; ++k)
+        forces[k] = side * spatialVector(point.cross(directions[k]), directions[k]);
       rows.addLinkForces(normal, count, link, forces, x);
     }
     const double carried = c.normal.dot(fixedVelocity);
