@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include "impetus/dynamics/world.h"
 #include "impetus/joints/revolute_joint.h"
@@ -118,6 +119,55 @@ TEST(Contact, BallReboundsToESquaredTimesTheDropHeight) {
     if (i > 50) highest = std::max(highest, still.body(ball).position.z() - 0.1);
   }
   EXPECT_LT(highest, 1e-3);  // e = 0: it stays down
+}
+
+TEST(Contact, SpeculativePointsReachAsFarAsTheSpeedsCanCloseInTheStep) {
+  // A resting body 2 cm off the floor has no point (1 cm resting margin: a lying ragdoll kept 25
+  // of its 44 points apart beyond anything its step could close); the same body moving or
+  // spinning towards the floor fast enough to cross the gap within the step has its point first
+  // and lands without sinking in (one step: the speculative row closes the gap, no further).
+  const double gap = 0.02, r = 0.1;
+  const auto lowestAfterOneStep = [&](const Vec3& velocity, const Vec3& spin, bool capsule) {
+    World world;
+    world.settings().gravity = Vec3::Zero();  // the speeds given are the approach
+    addFloor(world, false);
+    RigidBodyDesc d;
+    d.name = "probe";
+    d.mass = 1.0;
+    d.inertia = Mat3::Identity() * 0.01;
+    d.position = Vec3(0, 0, r + gap);
+    d.linearVelocity = velocity;
+    d.angularVelocity = spin;
+    const BodyId id = world.addBody(d);
+    ShapeDesc s;
+    s.type = capsule ? ShapeType::Capsule : ShapeType::Sphere;
+    s.radius = r;
+    s.length = 1.0;  // a capsule lies along x (its axis, local z, turned)
+    if (capsule) s.orientation = Quat(Eigen::AngleAxisd(std::numbers::pi / 2, Vec3::UnitY()));
+    world.addShape(id, s);
+    EXPECT_TRUE(world.step(kDt).ok);
+    const RigidBody& b = world.body(id);
+    double lowest = b.position.z() - r;
+    if (capsule)  // the ends of the segment, 0.5 m either side along the body's x
+      for (const double end : {-0.5, 0.5})
+        lowest = std::min(lowest, b.toWorld(Vec3(end, 0, 0)).z() - r);
+    return std::pair{static_cast<int>(world.contacts().size()), lowest};
+  };
+  // At rest: no point at 2 cm.
+  EXPECT_EQ(lowestAfterOneStep(Vec3::Zero(), Vec3::Zero(), false).first, 0);
+  EXPECT_EQ(lowestAfterOneStep(Vec3::Zero(), Vec3::Zero(), true).first, 0);
+  // 3 m/s down crosses 3 cm in the step: a point, and the ball stops at the floor (its row
+  // closes the gap exactly; without the point it would sink 1 cm).
+  const auto [fallingPoints, fallingLowest] =
+      lowestAfterOneStep(Vec3(0, 0, -3.0), Vec3::Zero(), false);
+  EXPECT_EQ(fallingPoints, 1);
+  EXPECT_NEAR(fallingLowest, 0.0, 1e-6);
+  // Spinning at 5 rad/s about y with no speed at all, the capsule's end comes down at 2.5 m/s
+  // (2.5 cm in the step): its point is there and the end does not sink in.
+  const auto [spinningPoints, spinningLowest] =
+      lowestAfterOneStep(Vec3::Zero(), Vec3(0, 5.0, 0), true);
+  EXPECT_GE(spinningPoints, 1);
+  EXPECT_GT(spinningLowest, -1e-4);
 }
 
 TEST(Contact, BlockOnAnInclineSticksOrSlidesAsCoulombSays) {

@@ -39,6 +39,12 @@ struct BodyObject {
   std::uint32_t group = 0, mask = 0;
   bool dynamic = false;
   bool primitive = true;  ///< every shape a plane, sphere, capsule or box (primitive_contacts.h)
+  /// The farthest a shape's surface reaches from the body's centre of mass (unit: m): how fast
+  /// a spin can move it.
+  double boundingRadius = 0.0;
+  /// How far this body's points may move towards another's within the speculative time (unit:
+  /// m; detect).
+  double reach = 0.0;
   const ShapeDesc* shape(int childIndex) const {
     if (childIndex < 0 || childIndex >= static_cast<int>(childDesc.size())) return nullptr;
     return &descs[static_cast<size_t>(childDesc[static_cast<size_t>(childIndex)])];
@@ -194,6 +200,7 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     if (oa->body > ob->body) std::swap(oa, ob);  // a canonical order: the manifold's key
     const RigidBody& ba = currentBodies[static_cast<size_t>(oa->body)];
     const RigidBody& bb = currentBodies[static_cast<size_t>(ob->body)];
+    const double margin = pairMargin(*oa, *ob);
     PrimitiveContacts points;
     for (size_t i = 0; i < oa->childDesc.size(); ++i) {
       const ShapePose& pa = oa->childWorldPose[i];
@@ -201,7 +208,7 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
         const ShapePose& pb = ob->childWorldPose[j];
         const int count =
             collidePrimitives(oa->descs[size_t(oa->childDesc[i])], pa,
-                              ob->descs[size_t(ob->childDesc[j])], pb, kContactMargin, points);
+                              ob->descs[size_t(ob->childDesc[j])], pb, margin, points);
         if (count == 0) continue;
         const ContactPoint pair = pairContact(*oa, static_cast<int>(i), *ob, static_cast<int>(j));
         for (int k = 0; k < count; ++k) {
@@ -213,8 +220,8 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     }
   }
 
-  /// The primitive bodies' pairs whose boxes overlap (grown by the contact margin, as Bullet's
-  /// are), collided in closed form.
+  /// The primitive bodies' pairs whose boxes overlap (each grown by its share of the pair's
+  /// margin: half the resting margin and its own reach), collided in closed form.
   void collidePrimitivePairs() {
     if (primitiveObjectsStale) {
       primitiveObjects.clear();
@@ -226,11 +233,12 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     primitiveBoxes.resize(primitiveObjects.size());
     for (size_t k = 0; k < primitiveObjects.size(); ++k) {
       const BodyObject& o = *primitiveObjects[k];
+      const double grow = std::min(0.5 * kRestingMargin + o.reach, kContactMargin);
       WorldBox box{Vec3::Constant(std::numeric_limits<double>::infinity()),
                    Vec3::Constant(-std::numeric_limits<double>::infinity())};
       for (size_t i = 0; i < o.childDesc.size(); ++i) {
-        const WorldBox child = primitiveBox(o.descs[static_cast<size_t>(o.childDesc[i])],
-                                            o.childWorldPose[i], kContactMargin);
+        const WorldBox child =
+            primitiveBox(o.descs[static_cast<size_t>(o.childDesc[i])], o.childWorldPose[i], grow);
         box.min = box.min.cwiseMin(child.min);
         box.max = box.max.cwiseMax(child.max);
       }
@@ -259,6 +267,22 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     const RigidBody& ba = currentBodies[static_cast<size_t>(a)];
     const RigidBody& bb = currentBodies[static_cast<size_t>(b)];
     return (ba.sleeping || bb.sleeping) && !ba.isActive() && !bb.isActive();
+  }
+
+  /// The collision object of body `id`, or null (a body without shapes).
+  const BodyObject* object(BodyId id) const {
+    return id >= 0 && static_cast<size_t>(id) < byBody.size() ? byBody[static_cast<size_t>(id)]
+                                                              : nullptr;
+  }
+
+  /// The speculative distance of a pair of primitive bodies: points this far apart are found
+  /// (and kept while no farther apart along their normal). What the bodies' speeds can close within
+  /// twice the speculative time - the solver's own cut for a speculative row - over a resting
+  /// margin, at most kContactMargin. A pair with a mesh, hull or cylinder (Bullet's) has
+  /// kContactMargin.
+  double pairMargin(const BodyObject& oa, const BodyObject& ob) const {
+    if (!oa.primitive || !ob.primitive) return kContactMargin;
+    return std::min(kRestingMargin + oa.reach + ob.reach, kContactMargin);
   }
 
   /// A mesh or heightfield becomes one child triangle per face: each triangle then has a
@@ -326,6 +350,11 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     gContactBreakingThreshold = kContactMargin;
   }
   static constexpr double kContactMargin = 0.05;  // m
+  /// Resting bodies' speculative distance (unit: m): room for gravity's pull within a step
+  /// (2 g dt^2, 2 mm at 10 ms) and for a resting point to persist (Bullet's breaking threshold
+  /// is 2 cm). A lying ragdoll at 5 cm had 44 points, 25 of them apart by more than the 2 mm its
+  /// solver would take rows for.
+  static constexpr double kRestingMargin = 0.01;  // m
   ~Impl() override {
     for (auto& o : objects) world.removeCollisionObject(o->object.get());
   }
@@ -430,6 +459,8 @@ void CollisionWorld::addShape(BodyId id, const RigidBody& body, const ShapeDesc&
     o->childPose.push_back({shape.position, shape.orientation.normalized().toRotationMatrix()});
     o->childWorldPose.push_back(o->childPose.back());
     o->primitive = o->primitive && isPrimitiveShape(shape.type);
+    o->boundingRadius =
+        std::max(o->boundingRadius, shape.position.norm() + primitiveBoundingRadius(shape));
   }
   o->group |= shape.group;
   o->mask |= shape.mask;
@@ -464,12 +495,15 @@ void CollisionWorld::setPairEnabled(BodyId a, BodyId b, bool enabled) {
 }
 
 void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTable& materials,
-                            std::span<const ContactPoint> previous,
-                            std::vector<ContactPoint>& out) {
+                            std::span<const ContactPoint> previous, std::vector<ContactPoint>& out,
+                            double speculativeTime) {
   out.clear();
   Impl& w = *impl_;
   for (auto& o : w.objects) {
     const RigidBody& b = bodies[static_cast<size_t>(o->body)];
+    // Twice what a surface point can move in the speculative time: |v + w x r| <= |v| + |w| R.
+    o->reach = 2.0 * speculativeTime *
+               (b.linearVelocity.norm() + b.angularVelocity.norm() * o->boundingRadius);
     if (w.anyBulletObject && (o->dynamic || b.type == BodyType::Kinematic))
       o->object->setWorldTransform(btTransform(bt(b.orientation), bt(b.position)));
     // Primitive shapes in the world once a step, not once for each pair they are in.
@@ -515,6 +549,9 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
             ? w.previousOrder[j]
             : w.freshOrder[i];
     const BodyId bodyA = key.bodyA(), bodyB = key.bodyB();
+    const BodyObject* oa = w.object(bodyA);
+    const BodyObject* ob = w.object(bodyB);
+    const double margin = oa && ob ? w.pairMargin(*oa, *ob) : Impl::kContactMargin;
     const size_t start = out.size();
     int count = 0;
     // Last step's points that are still valid at the new poses keep their impulses; a pair that
@@ -525,7 +562,7 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
       if (!enabled || count == kManifoldCapacity) continue;
       out.push_back(previous[size_t(w.previousOrder[j].index)]);
       ContactPoint& c = out.back();
-      if (frozen || refreshContactPoint(c, bodies[size_t(c.bodyA)], bodies[size_t(c.bodyB)],
+      if (frozen || refreshContactPoint(c, bodies[size_t(c.bodyA)], bodies[size_t(c.bodyB)], margin,
                                         Impl::kContactMargin))
         ++count;
       else

@@ -3,13 +3,13 @@
 namespace impetus {
 
 bool refreshContactPoint(ContactPoint& c, const RigidBody& a, const RigidBody& b,
-                         double breakingDistance) {
+                         double breakingDistance, double driftDistance) {
   const Vec3 onA = a.position + a.rotation * c.localA;
   const Vec3 onB = b.position + b.rotation * c.localB;
   c.separation = (onB - onA).dot(c.normal);
   if (c.separation > breakingDistance) return false;
   const Vec3 sideways = onB - (onA + c.separation * c.normal);
-  return sideways.squaredNorm() <= breakingDistance * breakingDistance;
+  return sideways.squaredNorm() <= driftDistance * driftDistance;
 }
 
 int slotToReplace(std::span<const ContactPoint, kManifoldCapacity> p,

@@ -16,9 +16,9 @@ constexpr int kManifoldCapacity = 4;
 
 /// Moves a kept point to the bodies' current poses: its separation along its (kept) normal, and
 /// whether it is still valid - not farther apart than `breakingDistance` along the normal nor
-/// drifted sideways by more (unit: m).
+/// drifted sideways by more than `driftDistance` (unit: m).
 bool refreshContactPoint(ContactPoint& c, const RigidBody& a, const RigidBody& b,
-                         double breakingDistance);
+                         double breakingDistance, double driftDistance);
 
 /// Which slot of a full manifold a new point replaces: the deepest point stays, and of the four
 /// candidate sets the one spanning the largest area wins (Bullet's sortCachedPoints).

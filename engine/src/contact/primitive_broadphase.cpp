@@ -1,5 +1,6 @@
 #include "primitive_broadphase.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -24,6 +25,26 @@ WorldBox primitiveBox(const ShapeDesc& shape, const ShapePose& pose, double marg
   }
   half.array() += margin;
   return {pose.position - half, pose.position + half};
+}
+
+double primitiveBoundingRadius(const ShapeDesc& shape) {
+  switch (shape.type) {
+    case ShapeType::Sphere:
+      return shape.radius;
+    case ShapeType::Capsule:
+      return 0.5 * shape.length + shape.radius;
+    case ShapeType::Box:
+      return 0.5 * shape.size.norm();
+    case ShapeType::Cylinder:
+      return std::hypot(shape.radius, 0.5 * shape.length);
+    case ShapeType::ConvexHull: {
+      double r = 0.0;
+      for (const Vec3& v : shape.vertices) r = std::max(r, v.norm());
+      return r;
+    }
+    default:
+      return 0.0;
+  }
 }
 
 void PrimitiveBroadphase::setBoxes(const std::vector<WorldBox>& boxes) {

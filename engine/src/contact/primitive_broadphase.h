@@ -20,6 +20,10 @@ struct WorldBox {
 /// unbounded (min = -inf, max = +inf).
 WorldBox primitiveBox(const ShapeDesc& shape, const ShapePose& pose, double margin);
 
+/// The farthest the surface of a shape reaches from the shape's origin (unit: m); 0 for a plane
+/// (static only: it never turns) and for a mesh or heightfield (static only).
+double primitiveBoundingRadius(const ShapeDesc& shape);
+
 class PrimitiveBroadphase {
  public:
   /// Forgets the items (they were added or changed): the next setBoxes sorts afresh.

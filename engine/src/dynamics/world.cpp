@@ -4,6 +4,7 @@
 #include "../articulation/articulation_rows.h"
 #include "../contact/collision_world.h"
 #include "impetus/drives/motor_rows.h"
+#include "impetus/util/headroom.h"
 
 #include <algorithm>
 #include <cmath>
@@ -291,7 +292,7 @@ StepStatus World::substep(double dt) {
   const auto tc = Clock::now();
   if (!collision_->empty()) {
     contacts_.swap(previousContacts_);  // last step's points warm-start this step's
-    collision_->detect(bodies_, materials_, previousContacts_, contacts_);
+    collision_->detect(bodies_, materials_, previousContacts_, contacts_, dt);
     wakeTouchedIslands();
     chooseArticulations();
     orderContactsFromTheGround();
@@ -657,6 +658,9 @@ void World::applyRestitution() {
   // Seed 002 eq. 19: an impact (closing faster than the threshold, and actually pushed) leaves at
   // -e times its approach speed; one pass over those normal rows after the main solve.
   restitutionBlocks_.clear();
+  // At most a block a contact: room for all, so the first impact after warm-up (a rare event:
+  // restitution above the threshold) does not allocate.
+  reserveWithHeadroom(restitutionBlocks_, awakeContactCount_);
   for (const ContactPoint& c : awakeContacts()) {
     if (c.restitution <= 0.0 || c.approachSpeed > -settings_.restitutionThreshold) continue;
     ConstraintRow& row = rows_.row(c.normalRow);
