@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+
+#include "dense_cholesky.h"
+#include "double4.h"
 
 namespace impetus {
 
@@ -16,85 +18,6 @@ constexpr int kLargeActiveSet = 64;
 constexpr int kSweepsBeforeLargeActiveSet = 4;
 constexpr double kCorrectionPrecision = 0.01;
 
-// The sweeps' products run over a row's padded DOF (a multiple of 4) four at a time: one AVX
-// register (two SSE ones on a baseline build) through GCC's and Clang's vector extension, the
-// loads unaligned (memcpy). Vectors pass by reference only: by value they would change the ABI
-// of a build without AVX (GCC's -Wpsabi).
-using Double4 = double __attribute__((vector_size(32)));
-
-[[gnu::always_inline]] inline void load4(Double4& v, const double* p) {
-  std::memcpy(&v, p, sizeof v);
-}
-[[gnu::always_inline]] inline void store4(double* p, const Double4& v) {
-  std::memcpy(p, &v, sizeof v);
-}
-[[gnu::always_inline]] inline double sum4(const Double4& v) {
-  return (v[0] + v[2]) + (v[1] + v[3]);
-}
-
-[[gnu::always_inline]] inline double dotPadded(const double* a, const double* b, int n) {
-  Double4 sum = {0.0, 0.0, 0.0, 0.0}, x, y;
-  for (int i = 0; i < n; i += 4) {
-    load4(x, a + i);
-    load4(y, b + i);
-    sum += x * y;
-  }
-  return sum4(sum);
-}
-// Any length: the Cholesky factor's rows.
-[[gnu::always_inline]] inline double dotAny(const double* a, const double* b, int n) {
-  Double4 sum = {0.0, 0.0, 0.0, 0.0}, x, y;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    load4(x, a + i);
-    load4(y, b + i);
-    sum += x * y;
-  }
-  double tail = 0.0;
-  for (; i < n; ++i) tail += a[i] * b[i];
-  return sum4(sum) + tail;
-}
-[[gnu::always_inline]] inline void addScaledPadded(double* y, double scale, const double* x,
-                                                   int n) {
-  Double4 yi, xi;
-  for (int i = 0; i < n; i += 4) {
-    load4(yi, y + i);
-    load4(xi, x + i);
-    yi += scale * xi;
-    store4(y + i, yi);
-  }
-}
-// A contact's three rows against y in one pass: three independent sums.
-[[gnu::always_inline]] inline void dotPadded3(const double* a, const double* b, const double* c,
-                                              const double* y, int n, double& va, double& vb,
-                                              double& vc) {
-  Double4 sa = {0.0, 0.0, 0.0, 0.0}, sb = sa, sc = sa, yi, ai, bi, ci;
-  for (int i = 0; i < n; i += 4) {
-    load4(yi, y + i);
-    load4(ai, a + i);
-    load4(bi, b + i);
-    load4(ci, c + i);
-    sa += ai * yi;
-    sb += bi * yi;
-    sc += ci * yi;
-  }
-  va = sum4(sa);
-  vb = sum4(sb);
-  vc = sum4(sc);
-}
-[[gnu::always_inline]] inline void addScaledPadded3(double* y, double sa, const double* a,
-                                                    double sb, const double* b, double sc,
-                                                    const double* c, int n) {
-  for (int i = 0; i < n; i += 4) {
-    Double4 yi, ai, bi, ci;
-    load4(yi, y + i);
-    load4(ai, a + i);
-    load4(bi, b + i);
-    load4(ci, c + i);
-    yi = yi + sa * ai + sb * bi + sc * ci;
-    store4(y + i, yi);
-  }
-}
 }  // namespace
 
 void ArticulationRows::begin(const Articulation& articulation) {
@@ -335,35 +258,37 @@ bool ArticulationRows::solveActiveSet(int maxRows) {
   // The matrix costs m^2 dof and its factor m^3, where a sweep costs m dof.
   const int m = static_cast<int>(active_.size());
   if (m == 0 || m > maxRows) return false;
-  delassus_.resize(static_cast<size_t>(m) * m);
-  activeStep_.resize(static_cast<size_t>(m));
+  // A = Z_a Z_a^T by its upper triangle, four entries of a row at a time, each row padded to a
+  // multiple of 4 (zero rows past m: zero columns).
+  const int stride = (m + 3) / 4 * 4;
+  delassus_.resize(static_cast<size_t>(stride) * static_cast<size_t>(stride));
+  activeStep_.assign(static_cast<size_t>(stride), 0.0);
+  zeroZeta_.assign(static_cast<size_t>(stride_), 0.0);
   double* a = delassus_.data();
   double* x = activeStep_.data();
   for (int p = 0; p < m; ++p) {
-    const int i = active_[static_cast<size_t>(p)];
-    for (int q = 0; q <= p; ++q)
-      a[p * m + q] =
-          dotPadded(zeta(i), zeta(active_[static_cast<size_t>(q)]),
-                    std::min(rows_[static_cast<size_t>(i)].extent,
-                             rows_[static_cast<size_t>(active_[static_cast<size_t>(q)])].extent));
-    x[p] = rows_[static_cast<size_t>(i)].target - rowVelocity(i);
+    const Row& rowP = rows_[static_cast<size_t>(active_[static_cast<size_t>(p)])];
+    const double* zp = zeta(active_[static_cast<size_t>(p)]);
+    for (int q0 = p / 4 * 4; q0 < stride; q0 += 4) {
+      const double* zq[4];
+      int reach = 0;
+      for (int j = 0; j < 4; ++j) {
+        if (q0 + j < m) {
+          const int i = active_[static_cast<size_t>(q0 + j)];
+          zq[j] = zeta(i);
+          reach = std::max(reach, rows_[static_cast<size_t>(i)].extent);
+        } else {
+          zq[j] = zeroZeta_.data();
+        }
+      }
+      Double4 entries;
+      dotPadded4(zp, zq[0], zq[1], zq[2], zq[3], std::min(rowP.extent, reach), entries);
+      store4(a + static_cast<size_t>(p) * static_cast<size_t>(stride) + static_cast<size_t>(q0),
+             entries);
+    }
+    x[p] = rowP.target - rowVelocity(active_[static_cast<size_t>(p)]);
   }
-  // Cholesky (lower) with a small ridge: a face's corners are redundant rows.
-  for (int p = 0; p < m; ++p) {
-    const double* rowP = a + p * m;
-    double d = rowP[p] * (1.0 + 1e-9) + 1e-300 - dotAny(rowP, rowP, p);
-    if (!(d > 0.0)) return false;
-    d = std::sqrt(d);
-    a[p * m + p] = d;
-    const double inverse = 1.0 / d;
-    for (int q = p + 1; q < m; ++q)
-      a[q * m + p] = (a[q * m + p] - dotAny(a + q * m, rowP, p)) * inverse;
-  }
-  for (int p = 0; p < m; ++p) x[p] = (x[p] - dotAny(a + p * m, x, p)) / a[p * m + p];
-  for (int p = m - 1; p >= 0; --p) {
-    for (int k = p + 1; k < m; ++k) x[p] -= a[k * m + p] * x[k];
-    x[p] /= a[p * m + p];
-  }
+  if (!solvePaddedSymmetric(a, m, stride, x)) return false;
   // Kept only inside the bounds.
   const auto impulseAfter = [&](int row) {
     double p = rows_[static_cast<size_t>(row)].impulse;

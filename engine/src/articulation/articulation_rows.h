@@ -130,7 +130,9 @@ class ArticulationRows {
   std::vector<double> scratch_;
   std::vector<int> active_;
   std::vector<int> sweepRows_;  ///< solveCorrection's: the one-sided rows with a response
-  std::vector<double> delassus_, activeStep_;  ///< active x active, row-major; its solution
+  /// active x active (upper triangle, rows padded to a multiple of 4); its solution
+  std::vector<double> delassus_, activeStep_;
+  std::vector<double> zeroZeta_;  ///< a zero row of Z (the padding rows of delassus_)
 };
 
 }  // namespace impetus
