@@ -80,7 +80,8 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
       pathDofs_.push_back(dof_ + k);
       dofLink_.push_back(static_cast<int>(i));
       factorStart_.push_back(static_cast<int>(factor_.size()));
-      factor_.resize(factor_.size() + static_cast<size_t>(l.pathOffset + k), 0.0);
+      // Padded to a multiple of 4: factorise updates a row in whole 4-wide vectors.
+      factor_.resize(factor_.size() + static_cast<size_t>(l.pathOffset + k + 3) / 4 * 4, 0.0);
     }
     pathBegin_.push_back(static_cast<int>(pathDofs_.size()));  // the end, until the next link's
     depth_ = std::max(depth_, pathBegin_.back() - pathBegin_[i]);
@@ -97,7 +98,7 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
   momentum_ = Eigen::VectorXd::Zero(dof_);
   composite_.resize(links_.size());
   worldMotion_.resize(static_cast<size_t>(dof_));
-  force_.resize(links_.size());
+  momentumAbout_.resize(links_.size());
   inputMomentum_.resize(links_.size());
   finalVelocity_.resize(links_.size());
   readConfiguration(bodies);

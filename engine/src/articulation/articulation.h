@@ -84,10 +84,13 @@ class Articulation {
     return {pathDofs_.data() + begin,
             static_cast<size_t>(pathBegin_[static_cast<size_t>(link) + 1] - begin)};
   }
-  /// A DOF's motion [w; v at the world origin] this step: a row J = Phi^T c for a world spatial
-  /// force c = [moment about the world origin; force] on a link has these, over the link's
+  /// A DOF's motion [w; v at motionOrigin()] this step: a row J = Phi^T c for a world spatial
+  /// force c = [moment about motionOrigin(); force] on a link has these, over the link's
   /// pathDofs, as Phi's columns, and Phi q' is the link's spatial velocity.
   const Vec6& worldMotion(int dof) const { return worldMotion_[static_cast<size_t>(dof)]; }
+  /// The point (world, m) the step's motions and forces are taken about: the root link's
+  /// position at the step's start (projectMomentum).
+  const Vec3& motionOrigin() const { return motionOrigin_; }
   /// A link's response to spatial forces: the half-solves Z c = D^-1/2 L^-T Phi^T c on its
   /// pathDofs (path x 6, row-major, k-th row the k-th path DOF; zero off the path): every contact
   /// row on the link is then a 6-vector c away, and two rows' coupling J_r H^-1 J_s^T is z_r . z_s.
@@ -187,16 +190,18 @@ class Articulation {
   Eigen::VectorXd pivot_;
   Eigen::VectorXd pivotInverseRoot_;  ///< D^-1/2 of the factor, by DOF
   Eigen::VectorXd momentum_;          ///< J^T h, then q'
-  /// A composite body's inertia in a link's frame: mass, first moment h = m c (c: its centre of
-  /// mass) and rotational inertia about the link's origin (RBDA section 2.13).
+  /// A link's subtree's inertia in world coordinates: mass, first moment h = m c (c: its centre
+  /// of mass relative to motionOrigin_) and rotational inertia about motionOrigin_ (RBDA
+  /// section 2.13).
   struct CompositeInertia {
     double mass = 0.0;
     Vec3 moment = Vec3::Zero();
     Mat3 rotational = Mat3::Zero();
   };
   std::vector<CompositeInertia> composite_;
-  std::vector<Vec6> worldMotion_;  ///< by DOF: its motion [w; v at the world origin], this step
-  std::vector<Vec6> force_;
+  Vec3 motionOrigin_ = Vec3::Zero();
+  std::vector<Vec6> worldMotion_;    ///< by DOF: its motion [w; v at motionOrigin_], this step
+  std::vector<Vec6> momentumAbout_;  ///< by link: its subtree's [L about motionOrigin_; p]
   std::vector<Vec6> inputMomentum_;  ///< by link: [L about the COM; m v], world, before the solve
   std::vector<Vec6> finalVelocity_;  ///< by link: [v; L about the COM], world, after it
 };

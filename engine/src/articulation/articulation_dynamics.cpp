@@ -6,93 +6,72 @@
 #include <algorithm>
 #include <cmath>
 
+#include "double4.h"
 #include "impetus/joints/joint.h"
 
 namespace impetus {
-namespace {
-
-/// f = X^T f for the parent -> child transform X = [E 0; -E [r]x E]: the force f on the child
-/// (its frame) as the same force on the parent (its frame): E^T f, moment E^T n + r x E^T f.
-Vec6 forceToParent(const Mat3& e, const Vec3& r, const Vec6& f) {
-  const Vec3 force = e.transpose() * f.tail<3>();
-  return spatialVector(e.transpose() * f.head<3>() + r.cross(force), force);
-}
-
-}  // namespace
-
 void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
                                    std::span<const Mat3> midpointRotations) {
   const size_t n = links_.size();
-  // J^T h by the backward recursion: each body's momentum [L; m v] about its centre of mass in
-  // its frame, carried to the root like a force.
+  // Everything in world coordinates about one point near the tree (its root at the step's
+  // start; the world origin would cost digits far from it): a subtree's inertia and momentum
+  // are then plain sums of its bodies', no transform from link to link (RBDA section 2.13).
+  motionOrigin_ = links_[0].worldPosition;
   for (size_t i = 0; i < n; ++i) {
     Link& l = links_[i];
     const RigidBody& b = bodies[static_cast<size_t>(l.body)];
-    const Mat3 turn = l.rotation.transpose() * midpointRotations[static_cast<size_t>(l.body)];
+    const Mat3& midpoint = midpointRotations[static_cast<size_t>(l.body)];
+    const Mat3 turn = l.rotation.transpose() * midpoint;
     l.stepInertia = turn * l.inertia * turn.transpose();
-    // Each DOF's motion in world Pluecker coordinates at the origin: [R s_w; R s_v + p x R s_w]
-    // (the velocity of the body point at the origin), the same for every link below it.
+    // Each DOF's motion [R s_w; R s_v + r x R s_w] (the velocity of the body point at the
+    // motion origin), the same for every link below it.
+    const Vec3 r = l.worldPosition - motionOrigin_;
     for (int k = 0; k < l.dofCount; ++k) {
       const Vec6& s = l.motionSubspace.col(k);
       Vec6& m = worldMotion_[static_cast<size_t>(l.dof + k)];
       m.head<3>() = l.rotation * s.head<3>();
-      m.tail<3>() = l.rotation * s.tail<3>() + l.worldPosition.cross(m.head<3>());
+      m.tail<3>() = l.rotation * s.tail<3>() + r.cross(m.head<3>());
     }
     inputMomentum_[i] = spatialVector(b.angularMomentum, l.mass * b.linearVelocity);
-    force_[i] = spatialVector(l.rotation.transpose() * b.angularMomentum,
-                              l.mass * (l.rotation.transpose() * b.linearVelocity));
+    // The body's momentum about the motion origin, and its inertia there: mass, first moment
+    // h = m r and rotational inertia I_c - m [r]x [r]x (RBDA eq. 2.63), I_c at the midpoint.
+    const Vec3 linear = l.mass * b.linearVelocity;
+    momentumAbout_[i] = spatialVector(b.angularMomentum + r.cross(linear), linear);
+    CompositeInertia& c = composite_[i];
+    c.mass = l.mass;
+    c.moment = l.mass * r;
+    c.rotational = midpoint * l.inertia * midpoint.transpose() - l.mass * skew(r) * skew(r);
   }
+  // Subtree sums, children (listed after their parents) first.
   for (size_t i = n; i-- > 0;) {
-    const Link& l = links_[i];
-    for (int k = 0; k < l.dofCount; ++k)
-      momentum_[l.dof + k] = l.motionSubspace.col(k).dot(force_[i]);
-    if (l.parent < 0) continue;
-    Vec6& parent = force_[static_cast<size_t>(l.parent)];
-    parent += forceToParent(l.parentToChild, l.childOrigin, force_[i]);
+    const int parent = links_[i].parent;
+    if (parent < 0) continue;
+    const auto p = static_cast<size_t>(parent);
+    momentumAbout_[p] += momentumAbout_[i];
+    composite_[p].mass += composite_[i].mass;
+    composite_[p].moment += composite_[i].moment;
+    composite_[p].rotational += composite_[i].rotational;
   }
-
-  // Composite-rigid-body inertia (RBDA table 6.2), each as its mass, first moment h = m c and
-  // rotational inertia about the link's origin (RBDA eq. 2.63): carried to the parent as
-  // h' = E^T h + m r, I' = E^T I E - [r]x [E^T h]x - [h']x [r]x; 10 numbers, not a 6x6 product.
-  for (size_t i = 0; i < n; ++i) {
-    composite_[i].mass = links_[i].mass;
-    composite_[i].moment.setZero();
-    composite_[i].rotational = links_[i].stepInertia;
-  }
-  for (size_t i = n; i-- > 0;) {
-    const Link& l = links_[i];
-    if (l.parent < 0) continue;
-    const CompositeInertia& c = composite_[i];
-    CompositeInertia& p = composite_[static_cast<size_t>(l.parent)];
-    const Mat3& e = l.parentToChild;
-    const Vec3& r = l.childOrigin;
-    const Vec3 moment = e.transpose() * c.moment;
-    const Vec3 shifted = moment + c.mass * r;
-    p.mass += c.mass;
-    p.moment += shifted;
-    p.rotational +=
-        e.transpose() * c.rotational * e - skew(r) * skew(moment) - skew(shifted) * skew(r);
-  }
-  // H_ii = S_i^T I_i S_i; H_ij = S_j^T X^T ... X^T I_i S_i up the path, a column at a time.
+  // J^T h: each DOF's motion against its subtree's momentum. H (RBDA table 6.2): H_kj = s_j .
+  // I_c s_k for j an ancestor of k (or k itself), I_c the composite inertia of k's link.
   for (size_t i = 0; i < n; ++i) {
     const Link& l = links_[i];
     const CompositeInertia& c = composite_[i];
     for (int k = 0; k < l.dofCount; ++k) {
-      // f = I s: [I w + h x v; m v - h x w].
-      const Vec6& s = l.motionSubspace.col(k);
-      Vec6 f = spatialVector(c.rotational * s.head<3>() + c.moment.cross(s.tail<3>()),
-                             c.mass * s.tail<3>() - c.moment.cross(s.head<3>()));
-      // Row l.dof + k of H's lower half: by the position of each ancestor DOF in the path.
-      double* row = factorRow(l.dof + k);
-      for (int q = 0; q < k; ++q) row[l.pathOffset + q] = l.motionSubspace.col(q).dot(f);
-      pivot_[l.dof + k] = s.dot(f);
-      for (int j = static_cast<int>(i); links_[static_cast<size_t>(j)].parent >= 0;) {
-        const Link& child = links_[static_cast<size_t>(j)];
-        f = forceToParent(child.parentToChild, child.childOrigin, f);
-        j = child.parent;
-        const Link& p = links_[static_cast<size_t>(j)];
-        for (int q = 0; q < p.dofCount; ++q) row[p.pathOffset + q] = p.motionSubspace.col(q).dot(f);
-      }
+      const int dof = l.dof + k;
+      const Vec6& s = worldMotion_[static_cast<size_t>(dof)];
+      momentum_[dof] = s.dot(momentumAbout_[i]);
+      // f = I_c s: [I w + h x v; m v - h x w].
+      const Vec3 w = s.head<3>(), v = s.tail<3>();
+      const Vec6 f =
+          spatialVector(c.rotational * w + c.moment.cross(v), c.mass * v - c.moment.cross(w));
+      pivot_[dof] = s.dot(f);
+      double* row = factorRow(dof);
+      const std::span<const int> ancestors = ancestorDofs(dof);
+      size_t a = 0;
+      for (; a < ancestors.size(); ++a)
+        row[a] = worldMotion_[static_cast<size_t>(ancestors[a])].dot(f);
+      for (; a % 4 != 0; ++a) row[a] = 0.0;  // the padding factorise's vectors run over
     }
   }
 
@@ -117,8 +96,9 @@ void Articulation::factorise() {
     for (size_t a = ancestors.size(); a-- > 0;) {
       const int i = ancestors[a];
       const double factor = rowK[a] * inversePivot;
-      double* rowI = factorRow(i);
-      for (size_t b = 0; b < a; ++b) rowI[b] -= factor * rowK[b];
+      // Row i holds a entries (its ancestors: the first a of k's) and padding to a multiple of
+      // 4, which the whole vectors may fill with what they like: no product reads it.
+      addScaledPadded(factorRow(i), -factor, rowK, static_cast<int>(a + 3) / 4 * 4);
       pivot_[i] -= factor * rowK[a];
       rowK[a] = factor;
     }

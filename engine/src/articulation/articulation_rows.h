@@ -37,7 +37,7 @@ class ArticulationRows {
   /// A stop row: J q' = side q'_link (the link's revolute DOF), and its half-solve z.
   void setStop(int row, int link, double side, const Articulation& articulation);
   /// Adds to rows firstRow .. firstRow + count - 1 each a world spatial force c_k = [moment
-  /// about the world origin; force] on `link` (at most two links a row): J += Phi^T c,
+  /// about Articulation::motionOrigin; force] on `link` (at most two links a row): J += Phi^T c,
   /// z += Z c (Articulation::linkResponse, computed once a step for each link a row touches).
   void addLinkForces(int firstRow, int count, int link, const Vec6* forces,
                      const Articulation& articulation);
@@ -87,7 +87,8 @@ class ArticulationRows {
     int stopDof = -1;  ///< ... or, a stop, J = stopSide e_stopDof
     double stopSide = 0.0;
   };
-  /// Phi x over `link`'s path: the link's world spatial velocity [w; v at the origin] at q' = x.
+  /// Phi x over `link`'s path: the link's world spatial velocity [w; v at the motion origin] at
+  /// q' = x.
   Vec6 phiTimes(int link, const double* x, const Articulation& articulation) const;
   /// out += J^T p for the rows' impulses p (one a row).
   void addTransposed(const double* impulses, const Articulation& articulation, double* out);

@@ -201,9 +201,9 @@ void World::addArticulationContactRows(const Articulation& x, ArticulationRows& 
     for (const int side : {1, -1}) {
       const int link = side > 0 ? lb : la;
       if (link < 0) continue;
-      const Vec3& point = side > 0 ? pb : pa;  // moments about the world origin
+      const Vec3 arm = (side > 0 ? pb : pa) - x.motionOrigin();  // moments about it
       for (int k = 0; k < count; ++k)
-        forces[k] = side * spatialVector(point.cross(directions[k]), directions[k]);
+        forces[k] = side * spatialVector(arm.cross(directions[k]), directions[k]);
       rows.addLinkForces(normal, count, link, forces, x);
     }
     const double carried = c.normal.dot(fixedVelocity);
