@@ -190,7 +190,20 @@ void Articulation::updateTwists() {
       twist.head<3>() = l.parentToChild * w;
       twist.tail<3>() = l.parentToChild * (v + w.cross(l.childOrigin));
     }
-    l.twist = twist + l.motionSubspace.leftCols(l.dofCount) * qd_.segment(l.dof, l.dofCount);
+    // + S q', by joint kind (a fixed-size product each: Eigen's runtime-sized leftCols product
+    // cost more than the rest of the pass).
+    switch (l.joint) {
+      case LinkJoint::Free:
+        twist += l.motionSubspace * qd_.segment<6>(l.dof);
+        break;
+      case LinkJoint::Spherical:
+        twist += l.motionSubspace.leftCols<3>() * qd_.segment<3>(l.dof);
+        break;
+      case LinkJoint::Revolute:
+        twist += l.motionSubspace.col(0) * qd_[l.dof];
+        break;
+    }
+    l.twist = twist;
   }
 }
 
