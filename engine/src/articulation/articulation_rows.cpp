@@ -24,7 +24,6 @@ void ArticulationRows::begin(const Articulation& articulation) {
   dof_ = articulation.dof();
   stride_ = (dof_ + 3) / 4 * 4;
   rows_.clear();
-  zeta_.clear();
   applied_.clear();
   const auto links = static_cast<size_t>(articulation.linkCount());
   linkZeta_.resize(static_cast<size_t>(stride_) * 6 * links);
@@ -43,7 +42,7 @@ void ArticulationRows::addLinkForces(int firstRow, int count, int link, const Ve
   if (!linkReady_[l]) {
     // Z by path DOF, then its six columns spread over the DOF (zero off the path).
     articulation.linkResponse(link, compactZeta_.data());
-    std::fill_n(&linkZeta_[columns], 6 * static_cast<size_t>(stride_), 0.0);
+    zeroPadded(&linkZeta_[columns], 6 * stride_);
     for (size_t k = 0; k < path.size(); ++k)
       for (size_t j = 0; j < 6; ++j)
         linkZeta_[columns + j * static_cast<size_t>(stride_) + static_cast<size_t>(path[k])] =
@@ -104,7 +103,11 @@ int ArticulationRows::add(ArticulationRowKind kind, double impulse, int normalRo
   r.normalRow = normalRow;
   r.friction = friction;
   rows_.push_back(r);
-  zeta_.resize(zeta_.size() + static_cast<size_t>(stride_), 0.0);
+  // z's row zeroed in place (zeta_ only grows): a std::vector resize a row would call memset,
+  // whose dispatch cost more than the eight stores.
+  const size_t end = rows_.size() * static_cast<size_t>(stride_);
+  if (zeta_.size() < end) zeta_.resize(std::max(end, 2 * zeta_.size()));
+  zeroPadded(zeta(static_cast<int>(rows_.size()) - 1), stride_);
   return static_cast<int>(rows_.size()) - 1;
 }
 

@@ -29,6 +29,10 @@ using Double4 = double __attribute__((vector_size(32)));
   }
   return sum4(sum);
 }
+[[gnu::always_inline]] inline void zeroPadded(double* y, int n) {
+  const Double4 zero = {0.0, 0.0, 0.0, 0.0};
+  for (int i = 0; i < n; i += 4) store4(y + i, zero);
+}
 [[gnu::always_inline]] inline void scalePadded(double* y, double scale, int n) {
   Double4 yi;
   for (int i = 0; i < n; i += 4) {
