@@ -241,6 +241,14 @@ double Joint::continuousCoordinate(const JointPose& pose) const {
 }
 
 void Joint::updateCoordinates(std::span<const RigidBody> bodies) {
+  if (!hasCoordinate()) {  // nothing to measure: no pose needed
+    // continuousCoordinate at a raw 0 (the same bits).
+    position_ = rotational() ? 0.0 + 2.0 * std::numbers::pi *
+                                         std::round(position_ / (2.0 * std::numbers::pi))
+                             : 0.0;
+    rate_ = 0.0;
+    return;
+  }
   const JointPose& p = pose(bodies);
   position_ = continuousCoordinate(p);
   rate_ = measureRate(p, bodies[static_cast<size_t>(parent_)], bodies[static_cast<size_t>(child_)]);

@@ -20,6 +20,7 @@ class CylindricalJoint : public Joint {
   void addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
                        RowBuffer& rows) override;
   double measureCoordinate(const JointPose& pose) const override;
+  bool hasCoordinate() const override { return true; }
   double measureRate(const JointPose& pose, const RigidBody& a, const RigidBody& b) const override;
   bool rotational() const override { return false; }
 };

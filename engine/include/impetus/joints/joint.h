@@ -173,6 +173,9 @@ class Joint {
   virtual PositionErrors measurePositionErrors(const JointPose& /*pose*/) const { return {}; }
   /// Coordinate at the current poses, before unwrapping (rad or m); 0 if the type has none.
   virtual double measureCoordinate(const JointPose& /*pose*/) const { return 0.0; }
+  /// Whether measureCoordinate and measureRate say anything (a ball, fixed or universal joint:
+  /// no primary coordinate, both 0).
+  virtual bool hasCoordinate() const { return false; }
   /// Rate of the primary coordinate (rad/s or m/s).
   virtual double measureRate(const JointPose& /*pose*/, const RigidBody& /*a*/,
                              const RigidBody& /*b*/) const {

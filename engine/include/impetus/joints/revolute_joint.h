@@ -20,6 +20,7 @@ class RevoluteJoint : public Joint {
   void addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
                        RowBuffer& rows) override;
   double measureCoordinate(const JointPose& pose) const override;
+  bool hasCoordinate() const override { return true; }
   PositionErrors measurePositionErrors(const JointPose& pose) const override;
   double measureRate(const JointPose& pose, const RigidBody& a, const RigidBody& b) const override;
   int addCoordinateRow(const JointPose& pose, RowBuffer& rows, BlockKind kind) const override;
