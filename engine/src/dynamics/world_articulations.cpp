@@ -348,7 +348,17 @@ void World::stepArticulations(double dt) {
     storeArticulationImpulses(x, rows, dt);
     pseudoVelocity_.resize(static_cast<size_t>(x.dof()));
     rows.solveCorrection(x, budget, tolerance, pseudoVelocity_.data());
+    // The hinges' rates (before the split impulses join q') and, once integrated, angles: what
+    // their joints would measure from the bodies, without measuring them.
+    articulatedRates_.resize(static_cast<size_t>(x.linkCount()));
+    for (int l = 0; l < x.linkCount(); ++l)
+      if (x.jointKind(l) == LinkJoint::Revolute)
+        articulatedRates_[static_cast<size_t>(l)] = x.velocity()[x.dofIndex(l)];
     x.integrateAndWrite(dt, bodies_, pseudoVelocity_.data());
+    for (int l = 0; l < x.linkCount(); ++l)
+      if (x.jointKind(l) == LinkJoint::Revolute)
+        x.sourceJoint(l)->storeArticulatedCoordinates(x.angle(l),
+                                                      articulatedRates_[static_cast<size_t>(l)]);
   }
 }
 

@@ -241,6 +241,10 @@ double Joint::continuousCoordinate(const JointPose& pose) const {
 }
 
 void Joint::updateCoordinates(std::span<const RigidBody> bodies) {
+  if (coordinatesStored_) {  // an articulation's, this step
+    coordinatesStored_ = false;
+    return;
+  }
   if (!hasCoordinate()) {  // nothing to measure: no pose needed
     // continuousCoordinate at a raw 0 (the same bits).
     position_ = rotational() ? 0.0 + 2.0 * std::numbers::pi *

@@ -315,6 +315,7 @@ class World {
   };
   std::vector<StopRow> stopRows_;         ///< scratch of stepArticulations
   std::vector<double> linkStopImpulses_;  ///< scratch: by link (N m s)
+  std::vector<double> articulatedRates_;  ///< scratch: by link, the hinges' rates (rad/s)
   std::vector<double> pseudoVelocity_;    ///< scratch: an articulation's split-impulse motion
   int sleepingCount_ = 0;
   BodyIslands islands_;

@@ -121,6 +121,13 @@ class Joint {
   /// the DOF (N m s or N s). The rows' warm-start impulses are left as they were.
   void storeArticulatedImpulses(const Vec3& force, const Vec3& momentAboutAnchor,
                                 double stopImpulse, std::span<const RigidBody> bodies, double dt);
+  /// The coordinate (rad or m, unwrapped) and rate an articulation stepped the joint to; the
+  /// step's updateCoordinates keeps them instead of measuring the bodies again.
+  void storeArticulatedCoordinates(double position, double rate) {
+    position_ = position;
+    rate_ = rate;
+    coordinatesStored_ = true;
+  }
   /// The joint's step-to-step state (warm-start impulses, coordinate, reactions), bit-exact.
   void saveState(StateWriter& out) const;
   void loadState(StateReader& in);
@@ -209,6 +216,7 @@ class Joint {
   /// A gear's drift at joint coordinate q: q - offset - ratio * rotor angle (unit: rad or m).
   static double gearError(const DriveCoupling& d, double q, const JointBuildContext& ctx);
   double position_ = 0.0;
+  bool coordinatesStored_ = false;  ///< this step's, from storeArticulatedCoordinates
   double rate_ = 0.0;
   Vec3 reactionForce_ = Vec3::Zero();
   Vec3 reactionTorque_ = Vec3::Zero();
