@@ -10,8 +10,9 @@
 //    solve of the rows' engine with its joints exact (projectMomentum says why no Coriolis term);
 //  - contact and stop impulses by projected Gauss-Seidel on rows J q' (ArticulationRows);
 //  - semi-implicit Euler on q (quaternions for the free root and the balls), bodies written.
-// Body frames sit at the centres of mass; spatial vectors are [angular; linear] in body
-// coordinates; a free root's velocity is its body-frame twist.
+// Body frames sit at the centres of mass; spatial vectors are [angular; linear], the links'
+// twists in body coordinates (a free root's velocity is its body-frame twist), H, J^T h and the
+// rows' motions and forces in world coordinates about the root (motionOrigin).
 
 #include <span>
 #include <vector>
