@@ -182,7 +182,9 @@ void World::addArticulationContactRows(const Articulation& x, ArticulationRows& 
     const double warm1 = c.tangentImpulse1, warm2 = c.tangentImpulse2;
     contacts_[i].tangentImpulse1 = contacts_[i].tangentImpulse2 = 0.0;
     if (c.separation > 2.0 * approachBound * dt && c.normalImpulse == 0.0) {
-      contacts_[i].normalRow = -1;
+      // No rows this step: its last step's row numbers are another contact's now, which
+      // storeArticulationImpulses must not read back as this point's friction.
+      contacts_[i].normalRow = contacts_[i].frictionRow = -1;
       continue;
     }
     const int normal = rows.add(ArticulationRowKind::Normal, c.normalImpulse);
