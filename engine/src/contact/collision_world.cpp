@@ -479,9 +479,8 @@ void CollisionWorld::setPairEnabled(BodyId a, BodyId b, bool enabled) {
     w.disabledPairs.insert(pairKey(a, b));
   // The broadphase may already hold the pair (or have skipped it): bring it in line now.
   const auto object = [&](BodyId id) -> btCollisionObject* {
-    if (id < 0 || static_cast<size_t>(id) >= w.byBody.size() || !w.byBody[static_cast<size_t>(id)])
-      return nullptr;
-    return w.byBody[static_cast<size_t>(id)]->object.get();
+    const BodyObject* o = w.object(id);
+    return o ? o->object.get() : nullptr;
   };
   btCollisionObject* oa = object(a);
   btCollisionObject* ob = object(b);
