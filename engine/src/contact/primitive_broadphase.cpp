@@ -1,6 +1,5 @@
 #include "primitive_broadphase.h"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -35,13 +34,6 @@ double primitiveBoundingRadius(const ShapeDesc& shape) {
       return 0.5 * shape.length + shape.radius;
     case ShapeType::Box:
       return 0.5 * shape.size.norm();
-    case ShapeType::Cylinder:
-      return std::hypot(shape.radius, 0.5 * shape.length);
-    case ShapeType::ConvexHull: {
-      double r = 0.0;
-      for (const Vec3& v : shape.vertices) r = std::max(r, v.norm());
-      return r;
-    }
     default:
       return 0.0;
   }

@@ -20,8 +20,9 @@ struct WorldBox {
 /// unbounded (min = -inf, max = +inf).
 WorldBox primitiveBox(const ShapeDesc& shape, const ShapePose& pose, double margin);
 
-/// The farthest the surface of a shape reaches from the shape's origin (unit: m); 0 for a plane
-/// (static only: it never turns) and for a mesh or heightfield (static only).
+/// The farthest the surface of a primitive shape (sphere, capsule, box) reaches from the shape's
+/// origin (unit: m); 0 for any other (a plane is static; a pair with a mesh, hull or cylinder
+/// keeps the fixed margin, which needs no radius).
 double primitiveBoundingRadius(const ShapeDesc& shape);
 
 class PrimitiveBroadphase {

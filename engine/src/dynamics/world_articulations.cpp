@@ -166,6 +166,9 @@ void World::addArticulationContactRows(const Articulation& x, ArticulationRows& 
     const ContactPoint& c = contacts_[i];
     const int la = x.linkOf(c.bodyA), lb = x.linkOf(c.bodyB);
     if (la < 0 && lb < 0) continue;
+    // This step's rows, if any: the numbers the point carries from last step are another
+    // contact's now (storeArticulationImpulses reads its impulses back through them).
+    contacts_[i].normalRow = contacts_[i].frictionRow = -1;
     const RigidBody& ba = body(c.bodyA);
     const RigidBody& bb = body(c.bodyB);
     const Vec3 pa = ba.toWorld(c.localA), pb = bb.toWorld(c.localB);
@@ -181,15 +184,9 @@ void World::addArticulationContactRows(const Articulation& x, ArticulationRows& 
         settings_.gravity.norm() * dt;
     const double warm1 = c.tangentImpulse1, warm2 = c.tangentImpulse2;
     contacts_[i].tangentImpulse1 = contacts_[i].tangentImpulse2 = 0.0;
-    if (c.separation > 2.0 * approachBound * dt && c.normalImpulse == 0.0) {
-      // No rows this step: its last step's row numbers are another contact's now, which
-      // storeArticulationImpulses must not read back as this point's friction.
-      contacts_[i].normalRow = contacts_[i].frictionRow = -1;
-      continue;
-    }
+    if (c.separation > 2.0 * approachBound * dt && c.normalImpulse == 0.0) continue;
     const int normal = rows.add(ArticulationRowKind::Normal, c.normalImpulse);
     contacts_[i].normalRow = normal;
-    contacts_[i].frictionRow = -1;
     const bool friction = c.friction > 0.0 && (c.separation <= 0.0 || c.normalImpulse > 0.0);
     if (friction) {
       contacts_[i].frictionRow = rows.add(ArticulationRowKind::Friction, warm1, normal, c.friction);

@@ -245,12 +245,8 @@ void Joint::updateCoordinates(std::span<const RigidBody> bodies) {
     coordinatesStored_ = false;
     return;
   }
-  if (!hasCoordinate()) {  // nothing to measure: no pose needed
-    // continuousCoordinate at a raw 0 (the same bits).
-    position_ = rotational() ? 0.0 + 2.0 * std::numbers::pi *
-                                         std::round(position_ / (2.0 * std::numbers::pi))
-                             : 0.0;
-    rate_ = 0.0;
+  if (!hasCoordinate()) {  // nothing to measure, no pose needed: both stay 0
+    position_ = rate_ = 0.0;
     return;
   }
   const JointPose& p = pose(bodies);
