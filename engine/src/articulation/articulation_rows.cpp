@@ -237,32 +237,10 @@ void ArticulationRows::solveCorrection(const Articulation& articulation, int max
   articulation.solveMass(pseudo);
 }
 
-bool ArticulationRows::solveActiveSet(int maxRows) {
-  active_.clear();
-  const int n = size();
-  for (int i = 0; i < n; ++i) {
-    const Row& r = rows_[static_cast<size_t>(i)];
-    if (r.inverseK == 0.0) continue;
-    if (r.kind != ArticulationRowKind::Friction) {
-      if (r.impulse > 0.0) active_.push_back(i);
-      continue;
-    }
-    const Row& normal = rows_[static_cast<size_t>(r.normalRow)];
-    if (!(normal.impulse > 0.0)) continue;
-    // Sticking: the pair's impulse inside its disk (the pair is rows i, i + 1).
-    double pair = r.impulse * r.impulse;
-    if (i + 1 < n && rows_[static_cast<size_t>(i + 1)].normalRow == r.normalRow)
-      pair += rows_[static_cast<size_t>(i + 1)].impulse * rows_[static_cast<size_t>(i + 1)].impulse;
-    else if (i > 0 && rows_[static_cast<size_t>(i - 1)].normalRow == r.normalRow &&
-             rows_[static_cast<size_t>(i - 1)].kind == ArticulationRowKind::Friction)
-      pair += rows_[static_cast<size_t>(i - 1)].impulse * rows_[static_cast<size_t>(i - 1)].impulse;
-    if (std::sqrt(pair) < r.friction * normal.impulse) active_.push_back(i);
-  }
-  // The matrix costs m^2 dof and its factor m^3, where a sweep costs m dof.
-  const int m = static_cast<int>(active_.size());
-  if (m == 0 || m > maxRows) return false;
-  // A = Z_a Z_a^T by its upper triangle, four entries of a row at a time, each row padded to a
-  // multiple of 4 (zero rows past m: zero columns).
+bool ArticulationRows::solveActiveByRows(int m) {
+  // A = Z_a Z_a^T (m^2 dof, its factor m^3 / 3, where a sweep costs m dof) by its upper
+  // triangle, four entries of a row at a time, each row padded to a multiple of 4 (zero rows
+  // past m: zero columns).
   const int stride = (m + 3) / 4 * 4;
   delassus_.resize(static_cast<size_t>(stride) * static_cast<size_t>(stride));
   activeStep_.assign(static_cast<size_t>(stride), 0.0);
@@ -291,7 +269,55 @@ bool ArticulationRows::solveActiveSet(int maxRows) {
     }
     x[p] = rowP.target - rowVelocity(active_[static_cast<size_t>(p)]);
   }
-  if (!solvePaddedSymmetric(a, m, stride, x)) return false;
+  return solvePaddedSymmetric(a, m, stride, x);
+}
+
+bool ArticulationRows::solveActiveByGram(int m) {
+  // More active rows than DOF (a lying ragdoll: 33-36 on 32 DOF): A is singular, and its own
+  // factor blew up on every such set the sweeps handed it; its pseudo-inverse by the Gram
+  // matrix (solveMinimumNormPadded) costs half as much there.
+  activeZeta_.resize(static_cast<size_t>(m));
+  activeExtent_.resize(static_cast<size_t>(m));
+  activeRhs_.resize(static_cast<size_t>(m));
+  activeStep_.resize(static_cast<size_t>(m));
+  for (int q = 0; q < m; ++q) {
+    const int i = active_[static_cast<size_t>(q)];
+    activeZeta_[static_cast<size_t>(q)] = zeta(i);
+    activeExtent_[static_cast<size_t>(q)] = rows_[static_cast<size_t>(i)].extent;
+    activeRhs_[static_cast<size_t>(q)] = rows_[static_cast<size_t>(i)].target - rowVelocity(i);
+  }
+  gram_.resize(static_cast<size_t>(stride_) * static_cast<size_t>(stride_));
+  gramWork_.resize(static_cast<size_t>(stride_));
+  return solveMinimumNormPadded(activeZeta_.data(), activeExtent_.data(), m, dof_, stride_,
+                                activeRhs_.data(), activeStep_.data(), gram_.data(),
+                                gramWork_.data());
+}
+
+bool ArticulationRows::solveActiveSet(int maxRows) {
+  active_.clear();
+  const int n = size();
+  for (int i = 0; i < n; ++i) {
+    const Row& r = rows_[static_cast<size_t>(i)];
+    if (r.inverseK == 0.0) continue;
+    if (r.kind != ArticulationRowKind::Friction) {
+      if (r.impulse > 0.0) active_.push_back(i);
+      continue;
+    }
+    const Row& normal = rows_[static_cast<size_t>(r.normalRow)];
+    if (!(normal.impulse > 0.0)) continue;
+    // Sticking: the pair's impulse inside its disk (the pair is rows i, i + 1).
+    double pair = r.impulse * r.impulse;
+    if (i + 1 < n && rows_[static_cast<size_t>(i + 1)].normalRow == r.normalRow)
+      pair += rows_[static_cast<size_t>(i + 1)].impulse * rows_[static_cast<size_t>(i + 1)].impulse;
+    else if (i > 0 && rows_[static_cast<size_t>(i - 1)].normalRow == r.normalRow &&
+             rows_[static_cast<size_t>(i - 1)].kind == ArticulationRowKind::Friction)
+      pair += rows_[static_cast<size_t>(i - 1)].impulse * rows_[static_cast<size_t>(i - 1)].impulse;
+    if (std::sqrt(pair) < r.friction * normal.impulse) active_.push_back(i);
+  }
+  const int m = static_cast<int>(active_.size());
+  if (m == 0 || m > maxRows) return false;
+  if (!(m > dof_ ? solveActiveByGram(m) : solveActiveByRows(m))) return false;
+  const double* x = activeStep_.data();
   // Kept only inside the bounds.
   const auto impulseAfter = [&](int row) {
     double p = rows_[static_cast<size_t>(row)].impulse;

@@ -115,6 +115,11 @@ class ArticulationRows {
   /// uneven the masses); otherwise undone, and the sweeps go on from where they were. Returns
   /// whether it was kept.
   bool solveActiveSet(int maxRows);
+  /// Its solve of the m rows in active_ into activeStep_: by their Delassus matrix's own factor
+  /// (m <= dof) ...
+  bool solveActiveByRows(int m);
+  /// ... or by its pseudo-inverse through the dof x dof Gram matrix (m > dof).
+  bool solveActiveByGram(int m);
 
   int dof_ = 0;
   int stride_ = 0;  ///< dof_ padded to a multiple of 4 (zeros): whole vectors a row
@@ -133,7 +138,12 @@ class ArticulationRows {
   std::vector<int> sweepRows_;  ///< solveCorrection's: the one-sided rows with a response
   /// active x active (upper triangle, rows padded to a multiple of 4); its solution
   std::vector<double> delassus_, activeStep_;
-  std::vector<double> zeroZeta_;  ///< a zero row of Z (the padding rows of delassus_)
+  std::vector<double> zeroZeta_;
+  // solveActiveByGram's: the active rows' z, extents and right-hand sides, G and its scratch.
+  std::vector<const double*> activeZeta_;
+  std::vector<int> activeExtent_;
+  std::vector<double> activeRhs_, gram_,
+      gramWork_;  ///< a zero row of Z (the padding rows of delassus_)
 };
 
 }  // namespace impetus

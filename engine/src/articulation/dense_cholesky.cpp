@@ -7,7 +7,7 @@
 
 namespace impetus {
 
-bool solvePaddedSymmetric(double* a, int m, int stride, double* b) {
+bool factorPaddedSymmetric(double* a, int m, int stride) {
   const auto row = [&](int p) { return a + static_cast<std::ptrdiff_t>(p) * stride; };
   for (int p = 0; p < m; ++p) row(p)[p] = row(p)[p] * (1.0 + 1e-9) + 1e-300;
   for (int p = 0; p < m; ++p) {
@@ -26,6 +26,11 @@ bool solvePaddedSymmetric(double* a, int m, int stride, double* b) {
       addScaledPadded(row(r) + start, -up[r], up + start, stride - start);
     }
   }
+  return true;
+}
+
+void solveFactoredPadded(const double* a, int m, int stride, double* b) {
+  const auto row = [&](int p) { return a + static_cast<std::ptrdiff_t>(p) * stride; };
   // U^T y = b: each y_p, first first, leaves its share in the entries after it.
   for (int p = 0; p < m; ++p) {
     const double* up = row(p);
@@ -44,6 +49,34 @@ bool solvePaddedSymmetric(double* a, int m, int stride, double* b) {
     if (c < stride) sum += dotPadded(up + c, b + c, stride - c);
     b[p] = (b[p] - sum) / up[p];
   }
+}
+
+bool solvePaddedSymmetric(double* a, int m, int stride, double* b) {
+  if (!factorPaddedSymmetric(a, m, stride)) return false;
+  solveFactoredPadded(a, m, stride, b);
+  return true;
+}
+
+bool solveMinimumNormPadded(const double* const* zRows, const int* extents, int m, int n,
+                            int stride, const double* b, double* x, double* gram, double* work) {
+  const auto gramRow = [&](int r) { return gram + static_cast<std::ptrdiff_t>(r) * stride; };
+  zeroPadded(gram, stride * stride);
+  zeroPadded(work, stride);
+  // G = sum z z^T (each row's upper triangle from its multiple of 4 on) and Z^T b.
+  for (int k = 0; k < m; ++k) {
+    const double* z = zRows[k];
+    const int extent = extents[k];
+    addScaledPadded(work, b[k], z, extent);
+    for (int r = 0; r < extent; ++r) {
+      if (z[r] == 0.0) continue;
+      const int from = r / 4 * 4;
+      addScaledPadded(gramRow(r) + from, z[r], z + from, extent - from);
+    }
+  }
+  if (!factorPaddedSymmetric(gram, n, stride)) return false;
+  solveFactoredPadded(gram, n, stride, work);
+  solveFactoredPadded(gram, n, stride, work);
+  for (int k = 0; k < m; ++k) x[k] = dotPadded(zRows[k], work, extents[k]);
   return true;
 }
 

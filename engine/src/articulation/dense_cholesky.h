@@ -13,4 +13,23 @@ namespace impetus {
 /// Returns false if a pivot is not positive (A indefinite beyond rounding).
 bool solvePaddedSymmetric(double* a, int m, int stride, double* b);
 
+/// x = A^+ b, A = Z Z^T, for Z with more rows m than columns n: A then has rank n at most and
+/// its rows depend on each other, so its own factor blows up on any part of b outside its range
+/// (a tilted face's four corners asked for velocities no rigid motion has) and costs m^3 / 3.
+/// The Gram matrix G = Z^T Z (n x n) has A's nonzero eigenvalues, and A^+ = Z G^-2 Z^T: the
+/// least-squares compromise with the least norm, the exact solution when b is in A's range;
+/// m n^2 / 2 to form, n^3 / 3 to factor (G + R as solvePaddedSymmetric's A + R: columns no
+/// row reaches, or that depend on each other, give pivots of about 1e-9 of their diagonal, and
+/// Z maps what those directions pick up back to zero). Row k of Z is zRows[k], `stride`
+/// entries (a multiple of 4, at least n), nonzero only in its first extents[k] (a multiple of
+/// 4) and zero from column n on. `gram` (stride x stride) and `work` (stride) are scratch; b and
+/// x have m entries. Returns false if a pivot of G is not positive.
+bool solveMinimumNormPadded(const double* const* zRows, const int* extents, int m, int n,
+                            int stride, const double* b, double* x, double* gram, double* work);
+
+/// solvePaddedSymmetric's two halves: A + R = U^T U in place (false if a pivot is not
+/// positive), then U^T U x = b in place, as often as there are right-hand sides.
+bool factorPaddedSymmetric(double* a, int m, int stride);
+void solveFactoredPadded(const double* a, int m, int stride, double* b);
+
 }  // namespace impetus
