@@ -45,6 +45,8 @@ struct BodyObject {
   /// How far this body's points may move towards another's within the speculative time (unit:
   /// m; detect).
   double reach = 0.0;
+  /// Its surface moved slower than kStillSpeed at the end of the last step (markStill).
+  bool still = false;
   const ShapeDesc* shape(int childIndex) const {
     if (childIndex < 0 || childIndex >= static_cast<int>(childDesc.size())) return nullptr;
     return &descs[static_cast<size_t>(childDesc[static_cast<size_t>(childIndex)])];
@@ -248,7 +250,9 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     primitivePairs.forEachOverlap([&](int i, int j) {
       const BodyObject* oa = primitiveObjects[static_cast<size_t>(i)];
       const BodyObject* ob = primitiveObjects[static_cast<size_t>(j)];
-      if (mayCollide(*oa, *ob) && !frozen(oa->body, ob->body)) collidePrimitivePair(oa, ob);
+      if (!mayCollide(*oa, *ob) || frozen(oa->body, ob->body)) return;
+      if (!searchAll && oa->still && ob->still && settled(oa->body, ob->body)) return;
+      collidePrimitivePair(oa, ob);
     });
   }
 
@@ -260,6 +264,28 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     if (!dispatcher.needsCollision(a, b)) return;
     if (w.frozen(a->getUserIndex(), b->getUserIndex())) return;
     btCollisionDispatcher::defaultNearCallback(pair, dispatcher, info);
+  }
+
+  /// The pair had points last step (previousOrder, sorted by body pair), and none has slid
+  /// kStillDrift off its place on the other body since it was found.
+  bool settled(BodyId a, BodyId b) const {
+    bool touched = false;
+    for (const std::uint64_t bodies :
+         {ordered(a) << 32 | ordered(b), ordered(b) << 32 | ordered(a)}) {
+      auto it = std::lower_bound(
+          previousOrder.begin(), previousOrder.end(), bodies,
+          [](const ManifoldEntry& e, std::uint64_t key) { return e.bodies < key; });
+      for (; it != previousOrder.end() && it->bodies == bodies; ++it) {
+        const ContactPoint& c = currentPrevious[static_cast<size_t>(it->index)];
+        const RigidBody& ba = currentBodies[static_cast<size_t>(c.bodyA)];
+        const RigidBody& bb = currentBodies[static_cast<size_t>(c.bodyB)];
+        const Vec3 apart = bb.toWorld(c.localB) - ba.toWorld(c.localA);
+        if ((apart - apart.dot(c.normal) * c.normal).squaredNorm() > kStillDrift * kStillDrift)
+          return false;
+        touched = true;
+      }
+    }
+    return touched;
   }
 
   /// Neither body moves and one sleeps: the pair keeps last step's points as they are.
@@ -355,6 +381,14 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   /// is 2 cm). A lying ragdoll at 5 cm had 44 points, 25 of them apart by more than the 2 mm its
   /// solver would take rows for.
   static constexpr double kRestingMargin = 0.01;  // m
+  /// Surface speed (|v| + |w| R) below which a body holds still at the end of a step: a pair of
+  /// such bodies that touched keeps its points, re-measured, without a new search - nothing can
+  /// have come into reach (1 um in a 10 ms step, against a 1 cm margin). A pair creeping that
+  /// slowly is searched again once a point has slid kStillDrift since it was found.
+  static constexpr double kStillSpeed = 1e-4;  // m/s
+  static constexpr double kStillDrift = 1e-5;  // m
+  bool searchAll = true;  ///< the next detect searches every pair (a new world, an edit by hand)
+  std::span<const ContactPoint> currentPrevious;  ///< detect's `previous`
   ~Impl() override {
     for (auto& o : objects) world.removeCollisionObject(o->object.get());
   }
@@ -417,6 +451,19 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
 
 CollisionWorld::CollisionWorld() : impl_(std::make_unique<Impl>()) {}
 CollisionWorld::~CollisionWorld() = default;
+
+void CollisionWorld::searchAllPairs(bool all) {
+  impl_->searchAll = all;
+}
+
+void CollisionWorld::markStill(std::span<const RigidBody> bodies) {
+  for (auto& o : impl_->objects) {
+    const RigidBody& b = bodies[static_cast<size_t>(o->body)];
+    o->still =
+        b.type == BodyType::Static ||
+        b.linearVelocity.norm() + b.angularVelocity.norm() * o->boundingRadius < Impl::kStillSpeed;
+  }
+}
 
 bool CollisionWorld::empty() const {
   return impl_->objects.empty();
@@ -518,7 +565,10 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
   w.fresh.clear();
   w.currentBodies = bodies;
   w.currentMaterials = &materials;
+  sortByManifold(previous, w.previousOrder);  // which pairs touched: for the still pairs
+  w.currentPrevious = previous;
   w.collidePrimitivePairs();
+  w.searchAll = false;
   // Pairs with a mesh, hull or cylinder: Bullet's broadphase and narrowphase.
   if (w.anyBulletObject) w.world.performDiscreteCollisionDetection();
 
@@ -536,7 +586,6 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
   }
 
   sortByManifold(w.fresh, w.freshOrder);
-  sortByManifold(previous, w.previousOrder);
 
   // Each manifold's points are written straight into `out`: last step's that are still valid,
   // then this step's (contact_manifold.h's rules, Bullet's).

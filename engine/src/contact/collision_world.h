@@ -33,11 +33,20 @@ class CollisionWorld {
   /// contact_manifold.h). Fills `out` (cleared first; must not alias `previous`) in a canonical
   /// order: a function of the poses, velocities and `previous` alone. Points apart are found as
   /// far as the bodies' speeds could close in twice `speculativeTime` (unit: s; the step), over
-  /// a resting margin of 1 cm, up to 5 cm (pairs with a mesh, hull or cylinder: 5 cm).
+  /// a resting margin of 1 cm, up to 5 cm (pairs with a mesh, hull or cylinder: 5 cm). Two
+  /// primitive bodies that both held still (markStill) and touched last step keep last step's
+  /// points, re-measured, without a new search: nothing can have come into reach.
   void detect(std::span<const RigidBody> bodies, const MaterialTable& materials,
               std::span<const ContactPoint> previous, std::vector<ContactPoint>& out,
               double speculativeTime);
   bool empty() const;
+  /// Whether the next detect looks for every pair's points afresh, still ones too: after bodies
+  /// were moved by hand (a pair at rest may have been put into contact), not after a saved state
+  /// was loaded (the world it came from, stepping on, would keep its still pairs' points).
+  void searchAllPairs(bool all);
+  /// Which bodies hold still (surface speed below 0.1 mm/s), from their velocities at the end of
+  /// a step (or of a loaded state: the same answer, so a loaded world steps on bit for bit).
+  void markStill(std::span<const RigidBody> bodies);
 
  private:
   struct Impl;

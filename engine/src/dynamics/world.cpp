@@ -227,6 +227,7 @@ void World::updateDerived() {
     b.restTime = 0.0;
   }
   sleepingCount_ = 0;
+  collision_->searchAllPairs(true);
 }
 
 Sensor& World::addSensor(std::unique_ptr<Sensor> sensor) {
@@ -344,6 +345,7 @@ StepStatus World::substep(double dt) {
   }
   time_ += dt;
   updateSleep(dt);
+  collision_->markStill(bodies_);
   const auto t5 = Clock::now();
 
   statistics_.rows = rows_.rowCount();

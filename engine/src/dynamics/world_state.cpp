@@ -1,5 +1,7 @@
 // World::saveState / loadState: the world's full dynamic state as a byte stream (state_stream.h).
 #include "impetus/dynamics/world.h"
+
+#include "../contact/collision_world.h"
 #include "impetus/session/state_stream.h"
 
 namespace impetus {
@@ -145,6 +147,9 @@ void World::loadState(StateReader& in) {
   contacts_.clear();
   for (std::uint64_t i = 0; i < contacts; ++i)
     contacts_.push_back(loadContact(in, bodyCount(), motorCount()));
+  // The still pairs keep these points, as they would have in the world the state came from.
+  collision_->markStill(bodies_);
+  collision_->searchAllPairs(false);
   in.expect(stateTag("SENS"), "sensors");
   StateReader::requireSame(in.get<std::uint64_t>(), sensors_.size(), "sensors");
   for (auto& s : sensors_) s->loadState(in);
