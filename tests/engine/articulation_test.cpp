@@ -10,7 +10,7 @@
 #include "impetus/joints/revolute_joint.h"
 #include "impetus/joints/spherical_joint.h"
 #include "impetus/scenes/hinge_chain.h"
-#include "impetus/session/state_stream.h"
+#include "resume_check.h"
 
 using namespace impetus;
 
@@ -268,26 +268,6 @@ TEST(Articulation, ALandingResumesBitForBitFromASavedState) {
     }
     world.updateDerived();
   };
-  World original;
-  build(original);
-  std::vector<std::vector<std::uint8_t>> states;  // after each step
-  for (int i = 0; i < 200; ++i) {
-    ASSERT_TRUE(original.step(kDt).ok);
-    StateWriter out;
-    original.saveState(out);
-    states.push_back(out.take());
-  }
-  int diverged = 0, checked = 0;
-  for (size_t from = 30; from + 40 < states.size(); from += 10) {
-    World resumed;
-    build(resumed);
-    StateReader in(states[from]);
-    resumed.loadState(in);
-    for (int k = 0; k < 40; ++k) ASSERT_TRUE(resumed.step(kDt).ok);
-    StateWriter out;
-    resumed.saveState(out);
-    ++checked;
-    diverged += out.bytes() == states[from + 40] ? 0 : 1;
-  }
+  const auto [diverged, checked] = divergedResumes(build, 200, 30, 10, 40, kDt);
   EXPECT_EQ(diverged, 0) << "of " << checked;
 }

@@ -10,7 +10,7 @@
 #include "impetus/joints/revolute_joint.h"
 #include "impetus/joints/spherical_joint.h"
 #include "impetus/scenes/hinge_chain.h"
-#include "impetus/session/state_stream.h"
+#include "resume_check.h"
 
 namespace impetus {
 namespace {
@@ -313,27 +313,7 @@ TEST(Contact, AStackAtRestResumesBitForBitFromASavedState) {
       addBox(world, "b" + std::to_string(i), Vec3(0.01 * i, 0, 0.25 + 0.5 * i), Vec3::Constant(0.5),
              i == 4 ? 1000.0 : 1.0);
   };
-  World original;
-  build(original);
-  std::vector<std::vector<std::uint8_t>> states;  // after each step
-  for (int i = 0; i < 160; ++i) {
-    ASSERT_TRUE(original.step(kDt).ok);
-    StateWriter out;
-    original.saveState(out);
-    states.push_back(out.take());
-  }
-  int diverged = 0, checked = 0;
-  for (size_t from = 20; from + 30 < states.size(); from += 20) {
-    World resumed;
-    build(resumed);
-    StateReader in(states[from]);
-    resumed.loadState(in);
-    for (int k = 0; k < 30; ++k) ASSERT_TRUE(resumed.step(kDt).ok);
-    StateWriter out;
-    resumed.saveState(out);
-    ++checked;
-    diverged += out.bytes() == states[from + 30] ? 0 : 1;
-  }
+  const auto [diverged, checked] = divergedResumes(build, 160, 20, 20, 30, kDt);
   EXPECT_EQ(diverged, 0) << "of " << checked;
 }
 
