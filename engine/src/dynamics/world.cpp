@@ -321,6 +321,7 @@ StepStatus World::substep(double dt) {
                            std::chrono::duration<double>(solver.timeBudget));
   const SolveResult velocityResult = solveBlocks(rows_, velocities_, rotorSpeeds_, stop);
   applyRestitution();
+  keepFrictionInCones();
   for (auto& j : joints_)
     if (!jointIdle(*j)) j->storeImpulses(rows_, bodies_, dt);
   storeContactImpulses();
@@ -612,8 +613,10 @@ void World::addContactRows(double dt) {
       c.normalBlock = manifoldBlock;
       const auto [armA, armB] = arms(c);
       c.frictionRow = -1;
+      c.frictionBlock = -1;
       if (c.friction > 0.0) {
         c.frictionRow = rows_.addBlock(BlockKind::NormBall, 2, c.bodyA, c.bodyB);
+        c.frictionBlock = static_cast<int>(rows_.blocks().size()) - 1;
         linearRow(c.frictionRow, c.tangent1, armA, armB).impulse = warm ? c.tangentImpulse1 : 0.0;
         linearRow(c.frictionRow + 1, c.tangent2, armA, armB).impulse =
             warm ? c.tangentImpulse2 : 0.0;

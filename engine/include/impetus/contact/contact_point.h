@@ -27,9 +27,10 @@ struct ContactPoint {
   bool trackOnB = true;                 ///< which body carries the track
   Vec3 trackDirection = Vec3::UnitX();  ///< that body's frame
   double sprocketRadius = 0.0;
-  int normalRow = -1;    ///< row index of this step's normal row
-  int normalBlock = -1;  ///< its block index (the manifold's normal block)
-  int frictionRow = -1;  ///< first of its two friction rows, or -1
+  int normalRow = -1;      ///< row index of this step's normal row
+  int normalBlock = -1;    ///< its block index (the manifold's normal block)
+  int frictionRow = -1;    ///< first of its two friction rows, or -1
+  int frictionBlock = -1;  ///< their block index, or -1
 
   /// Contact force on B (world, N) from the last step's impulses.
   Vec3 force(double dt) const {

@@ -230,6 +230,9 @@ class World {
   JointBuildContext buildContext(double dt, bool positionPhase) const;
   void integratePositions(double dt, std::span<const SolverVelocity> velocities);
   void solvePositions(double dt);
+  /// After the velocity solve: no contact ends the step with friction past its Coulomb cone
+  /// (world_friction.cpp).
+  void keepFrictionInCones();
   bool checkFinite();
 
   // Sleep (world_sleep.cpp; SleepSettings).
@@ -322,6 +325,7 @@ class World {
   std::vector<char> wakeMarks_;    ///< per body (scratch of wakeMarkedIslands)
   std::vector<char> islandReady_;  ///< per island root (scratch of updateSleep)
   std::vector<int> restitutionBlocks_;
+  std::vector<int> frictionBlocks_;  ///< scratch of keepFrictionInCones
   // Scratch of orderContactsFromTheGround.
   std::vector<int> bodyLevel_;
   std::vector<int> levelQueue_;
