@@ -138,12 +138,12 @@ class ArticulationRows {
   std::vector<int> sweepRows_;  ///< solveCorrection's: the one-sided rows with a response
   /// active x active (upper triangle, rows padded to a multiple of 4); its solution
   std::vector<double> delassus_, activeStep_;
-  std::vector<double> zeroZeta_;
+  std::vector<double> zeroZeta_;  ///< a zero row of Z (the padding rows of delassus_)
   // solveActiveByGram's: the active rows' z, extents and right-hand sides, G and its scratch.
   std::vector<const double*> activeZeta_;
   std::vector<int> activeExtent_;
-  std::vector<double> activeRhs_, gram_,
-      gramWork_;  ///< a zero row of Z (the padding rows of delassus_)
+  std::vector<double> activeRhs_;
+  std::vector<double> gram_, gramWork_;
 };
 
 }  // namespace impetus
