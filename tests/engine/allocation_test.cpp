@@ -59,6 +59,28 @@ TEST(Allocation, JointedChainsStepWithoutAllocating) {
   EXPECT_EQ(allocationsWhile(50, 200, [&] { ASSERT_TRUE(world.step(0.01).ok); }), 0);
 }
 
+TEST(Allocation, APendulumStepsWithoutAllocating) {
+  // A double pendulum hung by a ball joint: an articulation nothing touches, stepped by
+  // Runge-Kutta (Articulation::stepFree).
+  World world;
+  BodyId previous = World::kGround;
+  for (int i = 0; i < 2; ++i) {
+    RigidBodyDesc d;
+    d.name = "link" + std::to_string(i);
+    d.inertia = scenes::boxInertia(1.0, Vec3(0.3, 0.05, 0.05));
+    d.position = Vec3(0.15 + 0.3 * i, 0, 1.0);
+    const BodyId id = world.addBody(d);
+    if (i == 0)
+      world.addJoint<SphericalJoint>("ball", previous, id, Vec3(0, 0, 1.0));
+    else
+      world.addJoint<RevoluteJoint>("hinge", previous, id, Vec3(0.3, 0, 1.0), Vec3::UnitY());
+    previous = id;
+  }
+  world.body(previous).linearVelocity = Vec3(0, 1.0, 0);
+  world.updateDerived();
+  EXPECT_EQ(allocationsWhile(50, 200, [&] { ASSERT_TRUE(world.step(0.01).ok); }), 0);
+}
+
 TEST(Allocation, ContactsMotorsAndTheSchemeStepWithoutAllocating) {
   LoadedScene s = loadScene(std::string(IMPETUS_SCENES_DIR) + "/tracked-vehicle.xml");
   const std::vector<double> forward{0.3, 1.0};

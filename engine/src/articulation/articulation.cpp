@@ -101,6 +101,15 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
   momentumAbout_.resize(links_.size());
   inputMomentum_.resize(links_.size());
   finalVelocity_.resize(links_.size());
+  aba_.resize(links_.size());
+  linkForces_.resize(links_.size());
+  startAngle_.resize(links_.size());
+  startRelative_.resize(links_.size());
+  stepStartAngle_.resize(links_.size());
+  stepStartRelative_.resize(links_.size());
+  initialRates_ = Eigen::VectorXd::Zero(dof_);
+  for (Eigen::VectorXd& r : stageRates_) r = Eigen::VectorXd::Zero(dof_);
+  stageAcceleration_ = rateSum_ = accelerationSum_ = Eigen::VectorXd::Zero(dof_);
   readConfiguration(bodies);
 }
 

@@ -14,6 +14,7 @@
 // twists in body coordinates (a free root's velocity is its body-frame twist), H, J^T h and the
 // rows' motions and forces in world coordinates about the root (motionOrigin).
 
+#include <array>
 #include <span>
 #include <vector>
 
@@ -121,6 +122,29 @@ class Articulation {
   /// to the bodies.
   void integrateAndWrite(double dt, std::span<RigidBody> bodies, const double* pseudo = nullptr);
 
+  /// The root hangs from a static body (or the world), not free.
+  bool fixedBase() const;
+  /// Longest fixed-base tree stepFree takes (links). A pendulum and a double pendulum keep their
+  /// energy to 1e-4 and 2e-3 over 10 s; longer passive chains are stiff - the tension of a
+  /// whipping chain gives its links transverse modes past what an explicit step of 10 ms
+  /// resolves (measured: 5 links end at 0.2-0.6 of their energy, 30 links need more than four
+  /// substeps a step), and the rows' projection, which damps those modes, steps them better.
+  static constexpr int kFreeStepMaxLinks = 2;
+  bool freeStepSuits() const;
+  /// One step of a fixed-base tree with no contact and no joint stop within reach: classical
+  /// Runge-Kutta on (q, q'), q'' by the articulated-body algorithm with the velocity products,
+  /// from the bodies' momenta at the step's start (their momenta less the step's gravity and
+  /// forces, which World::integrateBodyVelocity added). Writes the bodies (and the joint
+  /// read-out's final momenta, jointImpulses) and returns true; returns false with the bodies
+  /// and the configuration untouched when the tree is not fixed-base, a joint's damping is too
+  /// stiff for an explicit step, or the step gained energy (a motion the step cannot follow):
+  /// the caller steps it the other way.
+  bool stepFree(double dt, const Vec3& gravity, std::span<RigidBody> bodies);
+  /// One classical Runge-Kutta step of h from the current q and q' (qd_, twists current); false
+  /// when its energy balance is off by more than kFreeStepEnergyTolerance (or a joint's damping
+  /// is too stiff for it).
+  bool rungeKuttaStep(double h, const Vec3& gravity, std::span<RigidBody> bodies);
+
  private:
   struct Link {
     BodyId body = 0;
@@ -162,6 +186,24 @@ class Articulation {
   /// Rotation child -> parent at the link's configuration.
   Quat relativeRotation(const Link& link) const;
   void factorise();
+  /// worldMotion_ at the current poses about motionOrigin_.
+  void updateWorldMotions();
+  /// result = H^-1 (J^T f - d q' - C q') at the current poses (articulated_body.cpp): f the
+  /// links' world spatial forces about motionOrigin_, d q' the joints' damping and C q' the
+  /// velocity products at the joint rates `rates`; with rates null, H^-1 J^T f alone. Fixed base.
+  /// False when a joint's damping is too stiff for an explicit step of dt.
+  bool articulatedSolve(const double* rates, std::span<const Vec6> linkForces, double dt,
+                        double* result);
+  /// The joint coordinates at the step's start (q0) advanced by h rates, poses not updated.
+  void setConfiguration(double h, const double* rates);
+  /// linkForces_: gravity and the bodies' forces and torques at the current poses.
+  void linkForcesAt(const Vec3& gravity, std::span<const RigidBody> bodies);
+  /// Kinetic (from the twists) plus gravity's potential energy (J).
+  double mechanicalEnergy(const Vec3& gravity) const;
+  double kineticEnergy() const;
+  /// Power of the bodies' own forces and torques and of the joints' damping at the twists and
+  /// qd_ (W); gravity's is in the potential.
+  double forcePower(std::span<const RigidBody> bodies) const;
   /// Row i of L (H's lower half before factorise): one entry for each of ancestorDofs(i).
   double* factorRow(int i) { return factor_.data() + factorStart_[static_cast<size_t>(i)]; }
   const double* factorRow(int i) const {
@@ -205,6 +247,29 @@ class Articulation {
   std::vector<Vec6> momentumAbout_;  ///< by link: its subtree's [L about motionOrigin_; p]
   std::vector<Vec6> inputMomentum_;  ///< by link: [L about the COM; m v], world, before the solve
   std::vector<Vec6> finalVelocity_;  ///< by link: [v; L about the COM], world, after it
+
+  /// A Runge-Kutta step whose energy balance is off by more than this share of its kinetic
+  /// energy is halved (stepFree): classical Runge-Kutta's own error at the 0.2-0.3 rad a
+  /// pendulum's joint turns in 10 ms is ~1e-6 of it.
+  static constexpr double kFreeStepEnergyTolerance = 1e-4;
+  /// Most substeps stepFree halves a step into before it gives the step back.
+  static constexpr int kMaxFreeSubsteps = 4;
+  /// Per link, the articulated-body algorithm's quantities (world, about motionOrigin_).
+  struct AbaLink {
+    Mat6 inertia = Mat6::Zero();  ///< the link's, then its articulated inertia I^A
+    Vec6 bias = Vec6::Zero();     ///< bias force p^A
+    Vec6 velocity = Vec6::Zero(), velocityProduct = Vec6::Zero(), acceleration = Vec6::Zero();
+    Eigen::Matrix<double, 6, 3> response = Eigen::Matrix<double, 6, 3>::Zero();  ///< U = I^A S
+    Mat3 inverseInertia = Mat3::Zero();  ///< D^-1 = (S^T U)^-1, zero past the link's DOFs
+    Vec3 torque = Vec3::Zero();          ///< u = Q - S^T p^A
+  };
+  std::vector<AbaLink> aba_;
+  std::vector<Vec6> linkForces_;
+  std::vector<double> startAngle_, stepStartAngle_;  ///< q0 of the substep, of the step
+  std::vector<Quat> startRelative_, stepStartRelative_;
+  Eigen::VectorXd initialRates_;
+  std::array<Eigen::VectorXd, 4> stageRates_;
+  Eigen::VectorXd stageAcceleration_, rateSum_, accelerationSum_;
 };
 
 }  // namespace impetus

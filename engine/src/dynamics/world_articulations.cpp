@@ -18,6 +18,13 @@ bool articulable(const Joint& j) {
          j.drives().empty() && j.friction.torque == 0.0 && j.friction.force == 0.0;
 }
 
+/// A joint stop `gap` (rad) away from a joint turning at `rate` (rad/s) is given its row this
+/// step: it could be reached (twice the step's turn, and 0.02 rad for what the contacts' split
+/// impulses may add).
+bool stopWithinReach(double gap, double rate, double dt) {
+  return gap <= 2.0 * std::abs(rate) * dt + 0.02;
+}
+
 }  // namespace
 
 void World::buildArticulations() {
@@ -88,6 +95,7 @@ void World::buildArticulations() {
   }
   articulationCandidate_.assign(articulations_.size(), 0);
   articulationActive_.assign(articulations_.size(), 0);
+  articulationFree_.assign(articulations_.size(), 0);
 }
 
 void World::markArticulationCandidates() {
@@ -127,6 +135,7 @@ void World::chooseArticulations() {
     check(xa, c.bodyB, xb);
     check(xb, c.bodyA, xa);
   }
+  markFreeArticulations(lastDt_);
   bool any = false;
   for (size_t a = 0; a < articulations_.size(); ++a) {
     const bool active = articulationActive_[a];
@@ -155,6 +164,39 @@ void World::chooseArticulations() {
             contacts_.begin() + static_cast<std::ptrdiff_t>(kept));
   awakeContactCount_ = kept;
   articulationContactEnd_ = kept + contactScratch_.size();
+}
+
+void World::markFreeArticulations(double dt) {
+  for (size_t a = 0; a < articulations_.size(); ++a)
+    articulationFree_[a] = articulationActive_[a] && articulations_[a]->freeStepSuits();
+  for (size_t i = 0; i < awakeContactCount_; ++i)
+    for (const BodyId b : {contacts_[i].bodyA, contacts_[i].bodyB}) {
+      const int x = articulationOfBody_[static_cast<size_t>(b)];
+      if (x >= 0) articulationFree_[static_cast<size_t>(x)] = 0;
+    }
+  for (size_t a = 0; a < articulations_.size(); ++a) {
+    const Articulation& x = *articulations_[a];
+    // A stop within reach (or one still pushing) needs the rows.
+    for (int l = 0; articulationFree_[a] && l < x.linkCount(); ++l) {
+      const Joint* j = x.sourceJoint(l);
+      if (j == nullptr || x.jointKind(l) != LinkJoint::Revolute || !j->limit.enabled) continue;
+      if (stopWithinReach(j->position() - j->limit.lower, j->rate(), dt) ||
+          stopWithinReach(j->limit.upper - j->position(), j->rate(), dt) || j->limitForce() != 0.0)
+        articulationFree_[a] = 0;
+    }
+  }
+}
+
+bool World::stepFreeArticulation(Articulation& x, double dt) {
+  x.readConfiguration(bodies_);
+  if (!x.stepFree(dt, settings_.gravity, bodies_)) return false;
+  linkImpulses_.assign(static_cast<size_t>(x.linkCount()), Vec6::Zero());  // nothing touched it
+  linkStopImpulses_.assign(static_cast<size_t>(x.linkCount()), 0.0);
+  storeArticulatedJointImpulses(x, dt);
+  for (int l = 0; l < x.linkCount(); ++l)
+    if (x.jointKind(l) == LinkJoint::Revolute)
+      x.sourceJoint(l)->storeArticulatedCoordinates(x.angle(l), x.velocity()[x.dofIndex(l)]);
+  return true;
 }
 
 void World::addArticulationContactRows(const Articulation& x, ArticulationRows& rows, double dt) {
@@ -254,10 +296,14 @@ void World::storeArticulationImpulses(Articulation& x, const ArticulationRows& r
     }
   }
   x.finishVelocities();
-  x.jointImpulses(linkImpulses_);
   linkStopImpulses_.assign(static_cast<size_t>(x.linkCount()), 0.0);
   for (const StopRow& s : stopRows_)
     linkStopImpulses_[static_cast<size_t>(s.link)] += s.side * rows.impulse(s.row);
+  storeArticulatedJointImpulses(x, dt);
+}
+
+void World::storeArticulatedJointImpulses(Articulation& x, double dt) {
+  x.jointImpulses(linkImpulses_);
   for (int l = 0; l < x.linkCount(); ++l) {
     Joint* source = x.sourceJoint(l);
     if (source == nullptr) continue;
@@ -274,6 +320,7 @@ void World::stepArticulations(double dt) {
   for (size_t a = 0; a < articulations_.size(); ++a) {
     if (!articulationActive_[a]) continue;
     Articulation& x = *articulations_[a];
+    if (articulationFree_[a] && stepFreeArticulation(x, dt)) continue;
     x.readConfiguration(bodies_);
     x.projectMomentum(dt, bodies_, midpointRotation_);
     ArticulationRows& rows = *articulationRows_;
@@ -310,8 +357,7 @@ void World::stepArticulations(double dt) {
         // The nearer stop always has its row: the contacts' split impulses may swing the joint
         // further than its velocity says (a foot pushed out of the floor turns its ankle).
         const bool nearer = gap <= stopGap(l, -side);
-        if (nearer || gap <= 2.0 * std::abs(rate) * dt + 0.02 || warm > 0.0)
-          addStop(l, side, gap, warm);
+        if (nearer || stopWithinReach(gap, rate, dt) || warm > 0.0) addStop(l, side, gap, warm);
       }
     }
     rows.prepare(x);

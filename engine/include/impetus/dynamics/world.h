@@ -273,6 +273,15 @@ class World {
   /// The solved impulses back to its contacts (warm start, force read-out) and its joints'
   /// read-outs; finishes its velocities.
   void storeArticulationImpulses(Articulation& x, const ArticulationRows& rows, double dt);
+  /// Which active articulations nothing touches and no joint stop can reach this step.
+  void markFreeArticulations(double dt);
+  /// A free articulation's step (Articulation::stepFree) and its joints' read-outs; false
+  /// when it declined and the tree is to be stepped with its rows.
+  bool stepFreeArticulation(Articulation& x, double dt);
+  /// The joints' read-outs of the articulation's step: reactions from the links' momentum
+  /// changes less linkImpulses_ (what acted on them from outside), stops' from
+  /// linkStopImpulses_.
+  void storeArticulatedJointImpulses(Articulation& x, double dt);
   /// Seed 002 eq. 11-12 for one awake dynamic body (integrateVelocities).
   void integrateBodyVelocity(size_t i, double dt);
   /// The contacts the solver sees: those not touching a sleeping body (at the front).
@@ -308,7 +317,9 @@ class World {
   std::vector<int> articulationOfBody_;      ///< by body, -1 outside
   std::vector<char> articulationCandidate_;  ///< by articulation, this step
   std::vector<char> articulationActive_;     ///< by articulation, this step
-  std::vector<char> articulated_;            ///< by body: stepped by an articulation this step
+  /// by articulation, this step: fixed-base, untouched, no stop within reach (stepFree)
+  std::vector<char> articulationFree_;
+  std::vector<char> articulated_;  ///< by body: stepped by an articulation this step
   bool articulationsDirty_ = true;
   int articulationIterations_ = 0;  ///< the most any articulation took this step
   std::vector<Eigen::Matrix<double, 6, 1>> linkImpulses_;  ///< scratch of stepArticulations
