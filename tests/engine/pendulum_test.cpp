@@ -89,7 +89,9 @@ TEST(Pendulum, DoublePendulumEnergyNeverGrowsAndLossIsSmall) {
   }
   const double loss = (e0 - mechanicalEnergy(world)) / scale;
   EXPECT_LT((highest - e0) / scale, 0.005);
-  EXPECT_LT(loss, 0.05);  // goal of the issue: < 5 % per 20 s
+  // The issue's goal is < 5 % per 20 s; stepped by Runge-Kutta (Articulation::stepFree) it loses
+  // 0.000 % (the rows' velocity projection lost 3.5 %).
+  EXPECT_LT(loss, 0.005);
   RecordProperty("energy_loss_over_20s", std::to_string(loss));
   std::printf("double pendulum: energy loss over 20 s = %.3f %%, peak gain = %.4f %%\n", 100 * loss,
               100 * (highest - e0) / scale);

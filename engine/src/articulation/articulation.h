@@ -143,7 +143,7 @@ class Articulation {
   /// One classical Runge-Kutta step of h from the current q and q' (qd_, twists current); false
   /// when its energy balance is off by more than kFreeStepEnergyTolerance (or a joint's damping
   /// is too stiff for it).
-  bool rungeKuttaStep(double h, const Vec3& gravity, std::span<RigidBody> bodies);
+  bool rungeKuttaStep(double h, const Vec3& gravity, std::span<RigidBody> bodies, bool forced);
 
  private:
   struct Link {
@@ -201,9 +201,9 @@ class Articulation {
   /// Kinetic (from the twists) plus gravity's potential energy (J).
   double mechanicalEnergy(const Vec3& gravity) const;
   double kineticEnergy() const;
-  /// Power of the bodies' own forces and torques and of the joints' damping at the twists and
-  /// qd_ (W); gravity's is in the potential.
-  double forcePower(std::span<const RigidBody> bodies) const;
+  /// Power (W) of the joints' damping at qd_ and, when `forced`, of the bodies' own forces and
+  /// torques at the twists; gravity's is in the potential.
+  double forcePower(std::span<const RigidBody> bodies, bool forced) const;
   /// Row i of L (H's lower half before factorise): one entry for each of ancestorDofs(i).
   double* factorRow(int i) { return factor_.data() + factorStart_[static_cast<size_t>(i)]; }
   const double* factorRow(int i) const {
@@ -249,8 +249,8 @@ class Articulation {
   std::vector<Vec6> finalVelocity_;  ///< by link: [v; L about the COM], world, after it
 
   /// A Runge-Kutta step whose energy balance is off by more than this share of its kinetic
-  /// energy is halved (stepFree): classical Runge-Kutta's own error at the 0.2-0.3 rad a
-  /// pendulum's joint turns in 10 ms is ~1e-6 of it.
+  /// energies (start and end) is halved (stepFree): classical Runge-Kutta's own error at the
+  /// 0.2-0.3 rad a pendulum's joint turns in 10 ms is ~1e-6 of it.
   static constexpr double kFreeStepEnergyTolerance = 1e-4;
   /// Most substeps stepFree halves a step into before it gives the step back.
   static constexpr int kMaxFreeSubsteps = 4;
