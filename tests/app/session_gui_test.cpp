@@ -124,8 +124,12 @@ class SessionGuiTest : public QObject {
     QTest::mouseClick(timeline->playButton(), Qt::LeftButton);
     QVERIFY(replay->playing());
     QVERIFY(QTest::qWaitFor([&] { return !replay->playing(); }, 5000));  // stops at the end
+    // Paced by the clock (x8: 7-8 measured on an idle machine), but a frame that takes longer
+    // than a quarter second is not caught up: on a loaded 2-core VM llvmpipe's frames do, so the
+    // lower bound only says the speed took effect (well above x1), not how smooth it was.
     const double rate = double(reader.endStep() - first) * 0.01 / (wall.nsecsElapsed() * 1e-9);
-    QVERIFY2(rate > 5.5 && rate < 10.0, qPrintable(QString::number(rate)));  // x8, 40 ms frames
+    qInfo("replay at x8: %.2f x real time", rate);
+    QVERIFY2(rate > 2.0 && rate < 10.0, qPrintable(QString::number(rate)));
     QCOMPARE(replay->position(), reader.endStep());
     QVERIFY(window.console()->button("gripper")->isChecked());
 
@@ -151,7 +155,16 @@ class SessionGuiTest : public QObject {
     QVERIFY(waitSimSeconds(window, 1.0));
     QTest::keyRelease(window.viewport(), Qt::Key_W);
     QVERIFY2(probe(window, "body.hull.x") > x0 + 0.5, "the trainee drives from there");
-    QVERIFY(probe(window, "joint.jaw_left.position") > 0.055);  // and the jaws stayed closed
+    // And the jaws close on (the switch stayed closed). When the recording's click came is
+    // polled on the wall clock, so they may still be closing: up to 3 s more of simulation.
+    const double closing = simTime(window);
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+          return probe(window, "joint.jaw_left.position") > 0.055 ||
+                 simTime(window) > closing + 3.0;
+        },
+        60000));
+    QVERIFY(probe(window, "joint.jaw_left.position") > 0.055);
   }
 
   void damagedFilesAreListedAndRefusedWithTheirError() {
