@@ -25,17 +25,7 @@ Vec6 crossForce(const Vec6& m, const Vec6& f) {
 }  // namespace
 
 void Articulation::updateWorldMotions() {
-  // Each DOF's motion [R s_w; R s_v + r x R s_w] (the velocity of the body point at the motion
-  // origin), the same for every link below it.
-  for (const Link& l : links_) {
-    const Vec3 r = l.worldPosition - motionOrigin_;
-    for (int k = 0; k < l.dofCount; ++k) {
-      const Vec6& s = l.motionSubspace.col(k);
-      Vec6& m = worldMotion_[static_cast<size_t>(l.dof + k)];
-      m.head<3>() = l.rotation * s.head<3>();
-      m.tail<3>() = l.rotation * s.tail<3>() + r.cross(m.head<3>());
-    }
-  }
+  for (const Link& l : links_) setWorldMotions(l, l.worldPosition - motionOrigin_);
 }
 
 bool Articulation::articulatedSolve(const double* rates, std::span<const Vec6> linkForces,

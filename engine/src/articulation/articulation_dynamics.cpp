@@ -23,18 +23,8 @@ void Articulation::projectMomentum(double dt, std::span<const RigidBody> bodies,
     const Mat3& midpoint = midpointRotations[static_cast<size_t>(l.body)];
     const Mat3 turn = l.rotation.transpose() * midpoint;
     l.stepInertia = turn * l.inertia * turn.transpose();
-    // Each DOF's motion [R s_w; R s_v + r x R s_w] (the velocity of the body point at the
-    // motion origin), the same for every link below it. (Written here, not by
-    // updateWorldMotions: the same arithmetic compiled apart rounds differently, and the bench
-    // ragdoll's landing - chaotic - then ends with the head rolling to and fro on the floor for
-    // good, 0.1-0.2 m/s with nothing in the scene to damp it: never asleep, a third of the speed.)
     const Vec3 r = l.worldPosition - motionOrigin_;
-    for (int k = 0; k < l.dofCount; ++k) {
-      const Vec6& s = l.motionSubspace.col(k);
-      Vec6& m = worldMotion_[static_cast<size_t>(l.dof + k)];
-      m.head<3>() = l.rotation * s.head<3>();
-      m.tail<3>() = l.rotation * s.tail<3>() + r.cross(m.head<3>());
-    }
+    setWorldMotions(l, r);
     inputMomentum_[i] = spatialVector(b.angularMomentum, l.mass * b.linearVelocity);
     // The body's momentum about the motion origin, and its inertia there: mass, first moment
     // h = m r and rotational inertia I_c - m [r]x [r]x (RBDA eq. 2.63), I_c at the midpoint.
