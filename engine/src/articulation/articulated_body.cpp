@@ -2,8 +2,6 @@
 // point (motionOrigin_): a subtree's articulated inertia is then a plain sum of its children's,
 // no transform from link to link, and a DOF's motion s, fixed in its link, changes as
 // s' = V x s with the link's spatial velocity V (RBDA section 2.13 and eq. 7.2's c = V x S q').
-#include <algorithm>
-
 #include "articulation.h"
 #include "impetus/joints/joint.h"
 

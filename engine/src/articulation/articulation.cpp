@@ -262,6 +262,10 @@ void Articulation::integrateAndWrite(double dt, std::span<RigidBody> bodies, con
     }
   }
   updatePoses(bodies);
+  writeBodies(bodies);
+}
+
+void Articulation::writeBodies(std::span<RigidBody> bodies) const {
   for (size_t i = 0; i < links_.size(); ++i) {
     const Link& l = links_[i];
     RigidBody& b = bodies[static_cast<size_t>(l.body)];

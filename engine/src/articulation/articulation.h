@@ -214,6 +214,11 @@ class Articulation {
   /// Kinetic (from the twists) plus gravity's potential energy (J).
   double mechanicalEnergy(const Vec3& gravity) const;
   double kineticEnergy() const;
+  /// The joint coordinates back at stepFree's start (stepStartAngle_, stepStartRelative_), poses
+  /// updated.
+  void restoreStepStart(std::span<const RigidBody> bodies);
+  /// The links' poses and finalVelocity_'s momenta to their bodies.
+  void writeBodies(std::span<RigidBody> bodies) const;
   /// Power (W) of the joints' damping at qd_ and, when `forced`, of the bodies' own forces and
   /// torques at the twists; gravity's is in the potential.
   double forcePower(std::span<const RigidBody> bodies, bool forced) const;

@@ -46,23 +46,28 @@ void Articulation::linkForcesAt(const Vec3& gravity, std::span<const RigidBody> 
   }
 }
 
-double Articulation::mechanicalEnergy(const Vec3& gravity) const {
-  // Kinetic energy from the body-frame twists (updateTwists), potential from the centres.
-  double energy = 0.0;
+double Articulation::kineticEnergy() const {
+  // From the body-frame twists (updateTwists).
+  double kinetic = 0.0;
   for (const Link& l : links_) {
     const Vec3 w = l.twist.head<3>(), v = l.twist.tail<3>();
-    energy += 0.5 * (l.mass * v.squaredNorm() + w.dot(l.inertia * w)) -
-              l.mass * gravity.dot(l.worldPosition);
+    kinetic += 0.5 * (l.mass * v.squaredNorm() + w.dot(l.inertia * w));
   }
-  return energy;
+  return kinetic;
 }
 
-double Articulation::kineticEnergy() const {
-  double kinetic = 0.0;
-  for (const Link& l : links_)
-    kinetic += 0.5 * (l.mass * l.twist.tail<3>().squaredNorm() +
-                      l.twist.head<3>().dot(l.inertia * l.twist.head<3>()));
-  return kinetic;
+double Articulation::mechanicalEnergy(const Vec3& gravity) const {
+  double potential = 0.0;
+  for (const Link& l : links_) potential -= l.mass * gravity.dot(l.worldPosition);
+  return kineticEnergy() + potential;
+}
+
+void Articulation::restoreStepStart(std::span<const RigidBody> bodies) {
+  for (size_t i = 0; i < links_.size(); ++i) {
+    links_[i].angle = stepStartAngle_[i];
+    links_[i].relative = stepStartRelative_[i];
+  }
+  updatePoses(bodies);
 }
 
 double Articulation::forcePower(std::span<const RigidBody> bodies, bool forced) const {
@@ -150,11 +155,7 @@ bool Articulation::stepFree(double dt, const Vec3& gravity, std::span<RigidBody>
   // faster than one step resolves).
   bool resolved = false;
   for (int substeps = 1; !resolved && substeps <= kMaxFreeSubsteps; substeps *= 2) {
-    for (size_t i = 0; i < n; ++i) {
-      links_[i].angle = stepStartAngle_[i];
-      links_[i].relative = stepStartRelative_[i];
-    }
-    updatePoses(bodies);
+    restoreStepStart(bodies);
     qd_ = initialRates_;
     updateTwists();
     resolved = true;
@@ -162,25 +163,15 @@ bool Articulation::stepFree(double dt, const Vec3& gravity, std::span<RigidBody>
       resolved = rungeKuttaStep(dt / substeps, gravity, bodies, forced);
   }
   if (!resolved) {
-    for (size_t i = 0; i < n; ++i) {
-      links_[i].angle = stepStartAngle_[i];
-      links_[i].relative = stepStartRelative_[i];
-    }
-    updatePoses(bodies);
+    restoreStepStart(bodies);
     return false;
   }
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < n; ++i) {  // the momenta J(q1) q'1 (jointImpulses reads them too)
     const Link& l = links_[i];
-    RigidBody& b = bodies[static_cast<size_t>(l.body)];
-    b.orientation = (parentOrientation(l, bodies) * relativeRotation(l)).normalized();
-    b.rotation = l.rotation;
-    b.position = l.worldPosition;
-    b.linearVelocity = l.rotation * l.twist.tail<3>();
-    b.inverseInertiaWorld = b.inverseInertiaAt(l.rotation);
-    b.angularMomentum = l.rotation * (l.inertia * l.twist.head<3>());
-    b.angularVelocity = l.rotation * l.twist.head<3>();
-    finalVelocity_[i] = spatialVector(b.linearVelocity, b.angularMomentum);
+    finalVelocity_[i] =
+        spatialVector(l.rotation * l.twist.tail<3>(), l.rotation * (l.inertia * l.twist.head<3>()));
   }
+  writeBodies(bodies);
   return true;
 }
 
