@@ -64,6 +64,12 @@ class ArticulationRows {
   /// adds no velocity (a body resting a little past a stop or in the floor stays at rest).
   void solveCorrection(const Articulation& articulation, int maxIterations, double tolerance,
                        double* pseudo);
+  /// One exact solve of the rows the current impulses have active - pushing normals and stops,
+  /// sticking friction - as equalities (a regularised Cholesky of their Delassus matrix
+  /// J H^-1 J^T), if there are at most `maxRows`, and the step towards its solution as far as
+  /// the bounds allow (a resting or steadily pushed contact set: its statics exact at once,
+  /// however uneven the masses). Returns whether the whole step was taken.
+  bool solveActiveSet(int maxRows);
   double impulse(int row) const { return rows_[static_cast<size_t>(row)].impulse; }
   int size() const { return static_cast<int>(rows_.size()); }
 
@@ -108,13 +114,13 @@ class ArticulationRows {
   double rowVelocity(int row) const;
   /// y += dp z: row `row`'s impulse changed by dp.
   void apply(int row, double dp);
-  /// One exact solve of the rows the current impulses have active - pushing normals and stops,
-  /// sticking friction - as equalities (a regularised Cholesky of their Delassus matrix
-  /// J H^-1 J^T), if there are at most `maxRows`. Kept when the impulses it finds stay in their
-  /// bounds (a resting or steadily pushed contact set: its statics exact at once, however
-  /// uneven the masses); otherwise undone, and the sweeps go on from where they were. Returns
-  /// whether it was kept.
-  bool solveActiveSet(int maxRows);
+  /// The largest share of the step in rowStep_ that keeps every row in its bounds, and the row
+  /// that blocks more (-1: none).
+  double feasibleShare(int m, int& blocking) const;
+  /// Friction row `row` sticks: its pair's impulse strictly inside the disk mu p_n.
+  bool sticking(int row) const;
+  /// The other friction row of `row`'s contact, or -1.
+  int frictionPartner(int row) const;
   /// Its solve of the m rows in active_ into activeStep_: by their Delassus matrix's own factor
   /// (m <= dof) ...
   bool solveActiveByRows(int m);
@@ -135,7 +141,8 @@ class ArticulationRows {
   std::vector<double> generalized_;
   std::vector<double> scratch_;
   std::vector<int> active_;
-  std::vector<int> sweepRows_;  ///< solveCorrection's: the one-sided rows with a response
+  std::vector<double> rowStep_;  ///< by row: the active-set solve's step (zero off the set)
+  std::vector<int> sweepRows_;   ///< solveCorrection's: the one-sided rows with a response
   /// active x active (upper triangle, rows padded to a multiple of 4); its solution
   std::vector<double> delassus_, activeStep_;
   std::vector<double> zeroZeta_;  ///< a zero row of Z (the padding rows of delassus_)
