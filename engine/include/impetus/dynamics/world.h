@@ -192,7 +192,8 @@ class World {
   /// returns Converged when their error is below jointTolerance(), Sweep when it is above
   /// `errorBound` (what the last step had to shrink the error to; set here for the next one) or
   /// when limits or penetrating contacts need correcting. Measures first (measuredJointError).
-  JointProjection projectJoints(const JointBuildContext& ctx, double dt, double& errorBound);
+  JointProjection projectJoints(const JointBuildContext& ctx, double dt, double& errorBound,
+                                double& turnCost);
   /// One NGS sweep over the penetrating contact manifolds; returns the largest penetration
   /// beyond the slop and the position tolerance that it met (unit: m; 0 when none), and raises
   /// `largestChange` to the largest pseudo-impulse change it made.
@@ -358,6 +359,8 @@ class World {
   RowBuffer positionRows_;       ///< one joint's or manifold's rows in the position pass
   RowBuffer jointPositionRows_;  ///< all joints' rows in a Newton step of the position pass
   std::vector<SolverBodyMass> masses_;
+  std::vector<SolverBodyMass> newtonMasses_;  ///< the metric of the joint projection's Newton step
+  std::vector<char> touching_;                ///< by body: a contact touches it this step
   std::vector<SolverVelocity> velocities_;
   std::vector<SolverVelocity> pseudoVelocities_;
   /// The pre-projection's pseudo-velocities, applied by integratePositions times
