@@ -233,6 +233,7 @@ void ArticulationRows::solveCorrection(const Articulation& articulation, int max
         change = std::max(change, std::abs(dp) * r.k);
       }
       if (change <= tolerance) break;
+      if (!stopsOnly && it + 1 == kSweepsBeforeLargeActiveSet) activeCorrectionStep();
     }
   }
   addTransposed(applied_.data(), articulation, pseudo);
@@ -357,7 +358,7 @@ double ArticulationRows::feasibleShare(int m, int& blocking) const {
   return share;
 }
 
-bool ArticulationRows::solveActiveSet(int maxRows) {
+bool ArticulationRows::solveActiveSet(int maxRows, bool withFriction) {
   // A primal active-set step: the set solved as equalities, and the step towards its solution
   // taken as far as the bounds allow - short of the whole step, the contact problem's energy
   // (normals and stops: a convex quadratic) still falls all along it. Undoing a blocked step,
@@ -369,7 +370,7 @@ bool ArticulationRows::solveActiveSet(int maxRows) {
   for (int i = 0; i < n; ++i) {
     const Row& r = rows_[static_cast<size_t>(i)];
     if (r.inverseK == 0.0) continue;
-    if (r.kind != ArticulationRowKind::Friction ? r.impulse > 0.0 : sticking(i))
+    if (r.kind != ArticulationRowKind::Friction ? r.impulse > 0.0 : withFriction && sticking(i))
       active_.push_back(i);
   }
   const int m = static_cast<int>(active_.size());
@@ -391,6 +392,21 @@ bool ArticulationRows::solveActiveSet(int maxRows) {
     if (dp != 0.0) apply(i, dp);
   }
   return blocking < 0;
+}
+
+void ArticulationRows::activeCorrectionStep() {
+  // The velocity solve's exact step on the split impulses: their rows (normals and stops) with
+  // the pseudo-impulses as impulses and the corrections as targets, friction left out. The
+  // sweeps alone ran all 20 iterations in a third of a lying ragdoll's corrections.
+  const auto swapProblem = [this] {
+    for (size_t i = 0; i < rows_.size(); ++i) {
+      std::swap(rows_[i].impulse, applied_[i]);
+      std::swap(rows_[i].target, rows_[i].correction);
+    }
+  };
+  swapProblem();
+  solveActiveSet(kLargeActiveSet, false);
+  swapProblem();
 }
 
 bool ArticulationRows::contactBlock(int row) const {

@@ -61,15 +61,17 @@ class ArticulationRows {
   /// Split impulses: the pseudo-velocities (dof entries into `pseudo`, zero when nothing
   /// penetrates) whose one-sided rows meet their corrections, by the same sweeps on the same
   /// matrix. They move the bodies this step and are then forgotten, so removing a penetration
-  /// adds no velocity (a body resting a little past a stop or in the floor stays at rest).
+  /// adds no velocity (a body resting a little past a stop or in the floor stays at rest). After
+  /// a few sweeps short of the tolerance, one exact active-set step (activeCorrectionStep).
   void solveCorrection(const Articulation& articulation, int maxIterations, double tolerance,
                        double* pseudo);
   /// One exact solve of the rows the current impulses have active - pushing normals and stops,
   /// sticking friction - as equalities (a regularised Cholesky of their Delassus matrix
   /// J H^-1 J^T), if there are at most `maxRows`, and the step towards its solution as far as
   /// the bounds allow (a resting or steadily pushed contact set: its statics exact at once,
-  /// however uneven the masses). Returns whether the whole step was taken.
-  bool solveActiveSet(int maxRows);
+  /// however uneven the masses); without friction rows if `withFriction` is false. Returns
+  /// whether the whole step was taken.
+  bool solveActiveSet(int maxRows, bool withFriction = true);
   double impulse(int row) const { return rows_[static_cast<size_t>(row)].impulse; }
   int size() const { return static_cast<int>(rows_.size()); }
 
@@ -98,6 +100,8 @@ class ArticulationRows {
   Vec6 phiTimes(int link, const double* x, const Articulation& articulation) const;
   /// out += J^T p for the rows' impulses p (one a row).
   void addTransposed(const double* impulses, const Articulation& articulation, double* out);
+  /// solveActiveSet on the split impulses of solveCorrection (its rows without friction).
+  void activeCorrectionStep();
   /// Whether `row` starts a contact block: a normal row and its friction pair, all three live
   /// (solved together: one pass for their velocities, one for their update).
   bool contactBlock(int row) const;
