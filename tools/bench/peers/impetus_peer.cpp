@@ -30,8 +30,9 @@ class ImpetusPeer final : public PeerEngine {
     const impetus::WorldSettings defaults;
     o << "defaults: trees of hinges and ball joints up to " << defaults.articulationMaxDepth
       << " DOF deep (the ragdoll) stepped in joint coordinates, their contacts and stops swept "
-         "on the Delassus matrix through y = Z^T p, with an exact active-set solve of up to 8 "
-         "rows first and of up to 64 after 4 unconverged sweeps (Articulation); other joints of "
+         "on the Delassus matrix through y = Z^T p, with an exact active-set step (as far as "
+         "the bounds allow) of up to 8 rows first and of up to 64 after 4 unconverged sweeps, "
+         "their split impulses' too (Articulation); other joints of "
          "a tree, their pushing limits, "
          "resting contacts and sticking friction solved exactly (EqualityTree), "
       << s.velocityIterations << " velocity iterations (stop at " << s.impulseTolerance
@@ -39,8 +40,9 @@ class ImpetusPeer final : public PeerEngine {
       << " of the largest impulse, or once no swept row's velocity changes by "
       << s.velocityTolerance << " m/s, or once a slow mode below " << s.stallVelocity
       << " m/s would not halve in the iterations left), " << s.positionIterations
-      << " position iterations (Newton on a joint tree; stop at " << s.positionTolerance
-      << " m or rad, joint errors below " << s.deferredJointError
+      << " position iterations (Newton on a joint tree, a failed step on a forest solved "
+         "again with 20x dearer turns; stop at "
+      << s.positionTolerance << " m or rad, joint errors below " << s.deferredJointError
       << " left to the next step's pre-projection), " << s.substeps
       << " substep, primitive bodies paired by sweep and prune and their contacts in closed form, "
          "built for "
