@@ -121,7 +121,8 @@ class ArticulationRows {
   /// The largest share of the step in rowStep_ that keeps every row in its bounds, and the row
   /// that blocks more (-1: none).
   double feasibleShare(int m, int& blocking) const;
-  /// Friction row `row` sticks: its pair's impulse strictly inside the disk mu p_n.
+  /// Friction row `row` sticks: its pair's impulse strictly inside the disk mu p_n, its contact
+  /// slipping no faster than kSlidingSpeed.
   bool sticking(int row) const;
   /// The other friction row of `row`'s contact, or -1.
   int frictionPartner(int row) const;
