@@ -97,27 +97,42 @@ TEST(Pendulum, DoublePendulumEnergyNeverGrowsAndLossIsSmall) {
               100 * (highest - e0) / scale);
 }
 
-TEST(HingeChain, Chain30StaysClosedAndNeverGainsEnergy) {
+/// A hinge chain of `links` released horizontal, run 10 s: energies relative to hanging at rest
+/// (J), the largest anchor gap after any step (m).
+struct ChainRun {
+  double e0 = 0.0, highest = 0.0, final = 0.0, peakGap = 0.0;
+  bool ok = true;
+};
+
+ChainRun runHingeChain(int links) {
   World world;
-  const scenes::HingeChainOptions options;
+  scenes::HingeChainOptions options;
+  options.links = links;
   scenes::buildHingeChain(world, options);
   const double zero = scenes::hangingChainPotential(world, options);
-  const double e0 = mechanicalEnergy(world) - zero;
-  ASSERT_NEAR(e0, 441.45, 0.01);  // BENCH-SCENES.md's E0
-  double peakGap = 0.0, highest = e0;
-  for (int i = 0; i < 1000; ++i) {
-    ASSERT_TRUE(world.step(kDt).ok);
-    peakGap = std::max(peakGap, world.largestAnchorSeparation());
-    highest = std::max(highest, mechanicalEnergy(world) - zero);
+  ChainRun run;
+  run.e0 = run.highest = mechanicalEnergy(world) - zero;
+  for (int i = 0; i < 1000 && run.ok; ++i) {
+    run.ok = world.step(kDt).ok;
+    run.peakGap = std::max(run.peakGap, world.largestAnchorSeparation());
+    run.highest = std::max(run.highest, mechanicalEnergy(world) - zero);
   }
+  run.final = mechanicalEnergy(world) - zero;
+  return run;
+}
+
+TEST(HingeChain, Chain30StaysClosedAndNeverGainsEnergy) {
+  const ChainRun run = runHingeChain(30);
+  ASSERT_TRUE(run.ok);
+  ASSERT_NEAR(run.e0, 441.45, 0.01);  // BENCH-SCENES.md's E0
   // The benchmark's goal is 1 cm; Bullet/ODE open 19-27 cm here. Measured 0.13 mm (under 0.5 mm
   // with gravity tilted in 24 ways): a Newton step of the position pass that would turn a link
   // past its linearisation is solved again with dearer turns. 1.90 mm before (3.42 mm when a
   // step shrinking the error by less than half fell back to joint-by-joint sweeps).
-  EXPECT_LT(peakGap, 0.5e-3);
-  EXPECT_LE(highest, e0 * (1 + 1e-9));
-  std::printf("chain30: peak anchor gap %.2f mm, energy at 10 s %.1f J of %.2f J\n", 1000 * peakGap,
-              mechanicalEnergy(world) - zero, e0);
+  EXPECT_LT(run.peakGap, 0.5e-3);
+  EXPECT_LE(run.highest, run.e0 * (1 + 1e-9));
+  std::printf("chain30: peak anchor gap %.2f mm, energy at 10 s %.1f J of %.2f J\n",
+              1000 * run.peakGap, run.final, run.e0);
 }
 
 TEST(HingeChain, Chain100StaysWholeThroughItsWhip) {
@@ -125,24 +140,14 @@ TEST(HingeChain, Chain100StaysWholeThroughItsWhip) {
   // is poor there. Its position pass held its joints to 1.3 cm (the sweeps it fell back to left
   // every joint 5-8 mm open, growing); with dearer turns for a failed Newton step, 0.8 mm
   // (worst 2 mm over 24 tilts of gravity). ODE and Bullet's sequential impulses open 3-4 m.
-  World world;
-  scenes::HingeChainOptions options;
-  options.links = 100;
-  scenes::buildHingeChain(world, options);
-  const double zero = scenes::hangingChainPotential(world, options);
-  const double e0 = mechanicalEnergy(world) - zero;
-  double peakGap = 0.0, highest = e0;
-  for (int i = 0; i < 1000; ++i) {
-    ASSERT_TRUE(world.step(kDt).ok);
-    peakGap = std::max(peakGap, world.largestAnchorSeparation());
-    highest = std::max(highest, mechanicalEnergy(world) - zero);
-  }
-  EXPECT_LT(peakGap, 5e-3);
-  EXPECT_LE(highest, e0 * (1 + 1e-9));
+  const ChainRun run = runHingeChain(100);
+  ASSERT_TRUE(run.ok);
+  EXPECT_LT(run.peakGap, 5e-3);
+  EXPECT_LE(run.highest, run.e0 * (1 + 1e-9));
   // It keeps as much energy as the chain30 (0.53-0.56 of it after 10 s over the 24 tilts).
-  EXPECT_GT(mechanicalEnergy(world) - zero, 0.45 * e0);
-  std::printf("chain100: peak anchor gap %.2f mm, energy at 10 s %.3f of E0\n", 1000 * peakGap,
-              (mechanicalEnergy(world) - zero) / e0);
+  EXPECT_GT(run.final, 0.45 * run.e0);
+  std::printf("chain100: peak anchor gap %.2f mm, energy at 10 s %.3f of E0\n", 1000 * run.peakGap,
+              run.final / run.e0);
 }
 
 /// Mean velocity iterations per step to reach 1e-8 N s on chain30 over 1 s. With gravity along

@@ -101,6 +101,7 @@ void World::solvePositions(double dt) {
   double jointErrorBound = std::numeric_limits<double>::infinity();  // the next Newton step's
   double turnCost = 1.0;
   newtonForest_ = false;
+  touchingKnown_ = false;
   double lastPenetration = std::numeric_limits<double>::infinity();
   int iterations = 0;
   for (int it = 0; it < solver.positionIterations; ++it) {
@@ -180,10 +181,13 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
     if (turnCost >= kNewtonTurnCost || !newtonForest_) return JointProjection::Sweep;
     turnCost = kNewtonTurnCost;
   }
-  touching_.assign(bodies_.size(), 0);
-  for (size_t c = 0; c < awakeContactCount_; ++c) {
-    touching_[static_cast<size_t>(contacts_[c].bodyA)] = 1;
-    touching_[static_cast<size_t>(contacts_[c].bodyB)] = 1;
+  if (!touchingKnown_) {  // once a pass: the contacts do not change within it
+    touching_.assign(bodies_.size(), 0);
+    for (size_t c = 0; c < awakeContactCount_; ++c) {
+      touching_[static_cast<size_t>(contacts_[c].bodyA)] = 1;
+      touching_[static_cast<size_t>(contacts_[c].bodyB)] = 1;
+    }
+    touchingKnown_ = true;
   }
   // A forest of joints is solved exactly in one pass (solveBlocks stops there); joints closing
   // loops are swept with it.

@@ -362,6 +362,7 @@ class World {
   std::vector<SolverBodyMass> newtonMasses_;  ///< the metric of the joint projection's Newton step
   std::vector<char> touching_;                ///< by body: a contact touches it this step
   bool newtonForest_ = false;                 ///< the last Newton step's tree held every joint row
+  bool touchingKnown_ = false;                ///< touching_ holds this position pass's contacts
   std::vector<SolverVelocity> velocities_;
   std::vector<SolverVelocity> pseudoVelocities_;
   /// The pre-projection's pseudo-velocities, applied by integratePositions times
