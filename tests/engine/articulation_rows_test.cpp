@@ -22,6 +22,15 @@ const Vec3 kLandingSpin{3.0, 0.0, 0.0};       // rad/s: the corners at y > 0 ris
 constexpr double kWarmImpulse = 0.25;         // N s a corner, last step's
 constexpr double kDt = 0.01;                  // s
 
+/// A free body as an articulation of one link, its factor and velocity (the body's) ready.
+Articulation freeBody(const std::vector<RigidBody>& bodies) {
+  Articulation articulation({ArticulationLinkDesc{0, -1, LinkJoint::Free, -1, nullptr}}, bodies);
+  articulation.readConfiguration(bodies);
+  const std::vector<Mat3> midpoint{bodies[0].rotation};
+  articulation.projectMomentum(kDt, bodies, midpoint);
+  return articulation;
+}
+
 struct LandingBox {
   std::vector<RigidBody> bodies;
   Articulation articulation;
@@ -42,12 +51,7 @@ struct LandingBox {
     return {makeRigidBody(d)};
   }
 
-  LandingBox()
-      : bodies(makeBodies()),
-        articulation({ArticulationLinkDesc{0, -1, LinkJoint::Free, -1, nullptr}}, bodies) {
-    articulation.readConfiguration(bodies);
-    const std::vector<Mat3> midpoint{bodies[0].rotation};
-    articulation.projectMomentum(kDt, bodies, midpoint);
+  LandingBox() : bodies(makeBodies()), articulation(freeBody(bodies)) {
     rows.begin(articulation);
     for (const double x : {-1.0, 1.0})
       for (const double y : {-1.0, 1.0}) {
@@ -125,10 +129,7 @@ TEST(ArticulationRows, SplitImpulsesLiftATiltedPenetrationExactlyWithinFiveSweep
   // tilts - so all can be met exactly, by 25 rows of rank 3 that Gauss-Seidel approaches only
   // slowly. After four sweeps short of the tolerance the exact active-set step meets them.
   std::vector<RigidBody> bodies = LandingBox::makeBodies();
-  Articulation articulation({ArticulationLinkDesc{0, -1, LinkJoint::Free, -1, nullptr}}, bodies);
-  articulation.readConfiguration(bodies);
-  const std::vector<Mat3> midpoint{bodies[0].rotation};
-  articulation.projectMomentum(kDt, bodies, midpoint);
+  Articulation articulation = freeBody(bodies);
   ArticulationRows rows;
   rows.begin(articulation);
   std::vector<Vec3> points;
@@ -173,11 +174,7 @@ struct SlidingBox {
   }
 
   SlidingBox(double slide, double friction, double normalImpulse)
-      : bodies(makeBodies(slide)),
-        articulation({ArticulationLinkDesc{0, -1, LinkJoint::Free, -1, nullptr}}, bodies) {
-    articulation.readConfiguration(bodies);
-    const std::vector<Mat3> midpoint{bodies[0].rotation};
-    articulation.projectMomentum(kDt, bodies, midpoint);
+      : bodies(makeBodies(slide)), articulation(freeBody(bodies)) {
     rows.begin(articulation);
     normal = rows.add(ArticulationRowKind::Normal, normalImpulse);
     rows.add(ArticulationRowKind::Friction, 0.0, normal, friction);
