@@ -39,14 +39,14 @@ double largestPositionError(const RowBuffer& rows, double dt) {
 /// then overshoot (links flip). The step is scaled as a whole, so its direction stays Newton's.
 constexpr double kMaxNewtonTurn = 0.25;
 /// How much dearer a Newton step of the joint projection makes a turn than the bodies' inertia
-/// would, once the step in their own metric failed (cut short by kMaxNewtonTurn, or not shrinking
-/// the error): the rest of that position pass solves with the rotational inertia of bodies that
-/// no contact touches times this. Any positive metric projects onto the joints - it only picks
-/// which nearby pose - but the step is linear in the turns, and a light link's inertia makes
-/// turning the cheap way to close any gap (a 0.1 m box turns 0.5 rad for what a 2 cm shift
-/// does), past what the linearisation predicts. Chain100's whip then fell back to joint-by-joint
-/// sweeps that left every joint 5-8 mm open, growing from step to step (peak 1.3 cm; 926 steps
-/// in 1000 ran all six iterations). Measured over 24 chains each, gravity tilted by up to
+/// would, once the step in their own metric failed (cut short by kMaxNewtonTurn, or shrinking the
+/// error less than kDearTurnsContraction): the rest of that position pass solves with the
+/// rotational inertia of bodies that no contact touches times this. Any positive metric projects
+/// onto the joints - it only picks which nearby pose - but the step is linear in the turns, and a
+/// light link's inertia makes turning the cheap way to close any gap (a 0.1 m box turns 0.5 rad for
+/// what a 2 cm shift does), past what the linearisation predicts. Chain100's whip then fell back to
+/// joint-by-joint sweeps that left every joint 5-8 mm open, growing from step to step (peak 1.3 cm;
+/// 926 steps in 1000 ran all six iterations). Measured over 24 chains each, gravity tilted by up to
 /// 2.3e-4 rad: 20 keeps both chains whole (worst peak gap 2 mm for chain100, 0.13 mm median
 /// for chain30, 3 mm before) with their energy (0.55, 0.53 after 10 s, as before). Made dearer
 /// from the start instead, chain100 steps 1.4x faster, but both chains lose more energy (0.48,
@@ -54,6 +54,16 @@ constexpr double kMaxNewtonTurn = 0.25;
 /// body keeps its inertia: the contacts' corrections are in that metric, and a joint step in
 /// another fights them (a lying ragdoll jittered at 1-3 cm/s).
 constexpr double kNewtonTurnCost = 20.0;
+/// Largest share of the joint error a Newton step on a forest may leave (the next step's error
+/// over this one's) and the pass keep the bodies' own metric. Near its solution Newton leaves a
+/// share of the order of the error over the arms (1e-3 m / 0.05 m); chain100's whip steps were
+/// full and exact yet left 0.25-1.1 of a sub-millimetre error - closing a gap along a nearly
+/// straight stretch of chain bends light links by far more than the linearisation holds for -
+/// and ran into the six-iteration cap (184 steps in 1000). Made dear after such a step, the turns
+/// stay small and the next steps converge. Over 24 chains each (gravity tilted by up to
+/// 2.3e-4 rad): chain100 1.45x faster, peak gap 0.78 -> 0.14 mm (median), E(10 s)/E0 0.55 ->
+/// 0.56; chain30 unchanged (0.13 mm, 0.52-0.53); 0.5 gained half as much, 0 to 0.3 the same.
+constexpr double kDearTurnsContraction = 0.25;
 /// Penetration left by a position iteration, relative to the one before, at which the pass
 /// counts as stalled (contacts and joints asking for opposite corrections).
 constexpr double kStallRatio = 0.8;
@@ -98,8 +108,7 @@ void World::solvePositions(double dt) {
   sweepContext.directJoints = false;  // one joint at a time: its gear and limits as one block
   JointProjection mode =
       solver.directJoints && !joints_.empty() ? JointProjection::Newton : JointProjection::Sweep;
-  double jointErrorBound = std::numeric_limits<double>::infinity();  // the next Newton step's
-  double turnCost = 1.0;
+  NewtonPass newton;
   newtonForest_ = false;
   touchingKnown_ = false;
   double lastPenetration = std::numeric_limits<double>::infinity();
@@ -111,8 +120,9 @@ void World::solvePositions(double dt) {
       // raises the joints' error again: the Newton step is then judged afresh.
       double contactChange = 0.0;
       const double penetration = correctContactPositions(it, ctx, dt, contactChange);
-      if (contactChange > 0.0) jointErrorBound = std::numeric_limits<double>::infinity();
-      mode = projectJoints(newtonContext, dt, jointErrorBound, turnCost);
+      if (contactChange > 0.0)
+        newton.errorBound = newton.lastError = std::numeric_limits<double>::infinity();
+      mode = projectJoints(newtonContext, dt, newton);
       iterations = it + 1;
       // Stalled: the joints put back what the contacts took out (a grasp squeezing, a limb
       // pressed into the ground by its stop); more iterations only repeat the compromise.
@@ -155,7 +165,7 @@ void World::solvePositions(double dt) {
 }
 
 World::JointProjection World::projectJoints(const JointBuildContext& ctx, double dt,
-                                            double& errorBound, double& turnCost) {
+                                            NewtonPass& pass) {
   const SolverSettings& solver = settings_.solver;
   // Most steps the joints already hold: measuring that is a fraction of building the rows.
   const double measured = measuredJointError(ctx);
@@ -176,11 +186,15 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   // error enough (errorBound), joint-by-joint projection finishes.
   // On a forest, a step that did not contract in the bodies' own metric is tried with dearer
   // turns first (joints closing loops, swept beside the tree, converge worse in that metric: a
-  // 50-link ring stepped 30 % slower).
-  if (error > errorBound) {
+  // 50-link ring stepped 30 % slower), and one that shrank the error less than Newton near its
+  // solution does (kDearTurnsContraction) leaves the rest of the pass to the dearer turns.
+  double& turnCost = pass.turnCost;
+  if (error > pass.errorBound) {
     if (turnCost >= kNewtonTurnCost || !newtonForest_) return JointProjection::Sweep;
     turnCost = kNewtonTurnCost;
   }
+  if (newtonForest_ && error > kDearTurnsContraction * pass.lastError) turnCost = kNewtonTurnCost;
+  pass.lastError = error;
   if (!touchingKnown_) {  // once a pass: the contacts do not change within it
     touching_.assign(bodies_.size(), 0);
     for (size_t c = 0; c < awakeContactCount_; ++c) {
@@ -215,10 +229,10 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   const bool fullStep = applyPseudoVelocities(dt) == dt;
   const bool exact = fullStep && jointPositionRows_.treeHoldsAll();
   const bool cutOnForest = !fullStep && newtonForest_;
-  errorBound = (cutOnForest ? kCutNewtonContraction
-                : exact     ? kExactNewtonContraction
-                            : kNewtonContraction) *
-               error;
+  pass.errorBound = (cutOnForest ? kCutNewtonContraction
+                     : exact     ? kExactNewtonContraction
+                                 : kNewtonContraction) *
+                    error;
   return JointProjection::Newton;
 }
 

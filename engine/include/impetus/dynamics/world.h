@@ -13,6 +13,7 @@
 //   finish               joint coordinates, clear force accumulators, NaN check
 
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -188,12 +189,18 @@ class World {
   /// returns the largest pseudo-impulse change.
   double correctPositions(BodyId a, BodyId b, double dt);
   enum class JointProjection { Newton, Sweep, Converged };
+  /// What a position pass's Newton steps pass on to the next one.
+  struct NewtonPass {
+    /// The error the next step must start below, or the pass falls back (m or rad).
+    double errorBound = std::numeric_limits<double>::infinity();
+    double lastError = std::numeric_limits<double>::infinity();  ///< the last step's start
+    double turnCost = 1.0;  ///< the turns' cost in the step's metric (kNewtonTurnCost, once raised)
+  };
   /// One Newton step of the position pass on all joint rows (EqualityTree). Moves nothing and
   /// returns Converged when their error is below jointTolerance(), Sweep when it is above
-  /// `errorBound` (what the last step had to shrink the error to; set here for the next one) or
-  /// when limits or penetrating contacts need correcting. Measures first (measuredJointError).
-  JointProjection projectJoints(const JointBuildContext& ctx, double dt, double& errorBound,
-                                double& turnCost);
+  /// `pass.errorBound` once the turns are already dear, or when limits or penetrating contacts
+  /// need correcting. Measures first (measuredJointError).
+  JointProjection projectJoints(const JointBuildContext& ctx, double dt, NewtonPass& pass);
   /// One NGS sweep over the penetrating contact manifolds; returns the largest penetration
   /// beyond the slop and the position tolerance that it met (unit: m; 0 when none), and raises
   /// `largestChange` to the largest pseudo-impulse change it made.
