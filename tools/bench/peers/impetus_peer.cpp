@@ -40,8 +40,9 @@ class ImpetusPeer final : public PeerEngine {
       << " of the largest impulse, or once no swept row's velocity changes by "
       << s.velocityTolerance << " m/s, or once a slow mode below " << s.stallVelocity
       << " m/s would not halve in the iterations left), " << s.positionIterations
-      << " position iterations (Newton on a joint tree, a failed step on a forest solved "
-         "again with 20x dearer turns; stop at "
+      << " position iterations (Newton on a joint tree; on a forest, a step cut short solved "
+         "again with 20x dearer turns, and the rest of the pass with them once a step shrank "
+         "the error less than fourfold; stop at "
       << s.positionTolerance << " m or rad, joint errors below " << s.deferredJointError
       << " left to the next step's pre-projection), " << s.substeps
       << " substep, primitive bodies paired by sweep and prune and their contacts in closed form, "
