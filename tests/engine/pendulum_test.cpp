@@ -145,11 +145,11 @@ TEST(HingeChain, Chain100StaysWholeThroughItsWhip) {
   // (worst 2 mm over 24 tilts of gravity), 184 steps of 1000 running all six iterations; with
   // them also after a step that shrank the error less than fourfold, the pass converges: each
   // step ends with every joint row within the deferred tolerance (1e-4 m a row: an anchor gap
-  // of at most 0.14 mm, the bound below with rounding's margin), 2 of 1000 at the cap. ODE and
-  // Bullet's sequential impulses open 3-4 m.
+  // of at most 0.14 mm; the bound below leaves room for a step at the cap), 2 of 1000 at the
+  // cap (at most 3 over 24 tilts of gravity). ODE and Bullet's sequential impulses open 3-4 m.
   const ChainRun run = runHingeChain(100);
   ASSERT_TRUE(run.ok);
-  EXPECT_LT(run.peakGap, 0.15e-3);
+  EXPECT_LT(run.peakGap, 0.2e-3);
   EXPECT_LT(run.cappedSteps, 10);
   EXPECT_LE(run.highest, run.e0 * (1 + 1e-9));
   // It keeps as much energy as the chain30 (0.53-0.56 of it after 10 s over the 24 tilts).
