@@ -109,8 +109,6 @@ void World::solvePositions(double dt) {
   JointProjection mode =
       solver.directJoints && !joints_.empty() ? JointProjection::Newton : JointProjection::Sweep;
   NewtonPass newton;
-  newtonForest_ = false;
-  touchingKnown_ = false;
   double lastPenetration = std::numeric_limits<double>::infinity();
   int iterations = 0;
   for (int it = 0; it < solver.positionIterations; ++it) {
@@ -190,18 +188,18 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   // solution does (kDearTurnsContraction) leaves the rest of the pass to the dearer turns.
   double& turnCost = pass.turnCost;
   if (error > pass.errorBound) {
-    if (turnCost >= kNewtonTurnCost || !newtonForest_) return JointProjection::Sweep;
+    if (turnCost >= kNewtonTurnCost || !pass.forest) return JointProjection::Sweep;
     turnCost = kNewtonTurnCost;
   }
-  if (newtonForest_ && error > kDearTurnsContraction * pass.lastError) turnCost = kNewtonTurnCost;
+  if (pass.forest && error > kDearTurnsContraction * pass.lastError) turnCost = kNewtonTurnCost;
   pass.lastError = error;
-  if (!touchingKnown_) {  // once a pass: the contacts do not change within it
+  if (!pass.touchingKnown) {  // once a pass: the contacts do not change within it
     touching_.assign(bodies_.size(), 0);
     for (size_t c = 0; c < awakeContactCount_; ++c) {
       touching_[static_cast<size_t>(contacts_[c].bodyA)] = 1;
       touching_[static_cast<size_t>(contacts_[c].bodyB)] = 1;
     }
-    touchingKnown_ = true;
+    pass.touchingKnown = true;
   }
   // A forest of joints is solved exactly in one pass (solveBlocks stops there); joints closing
   // loops are swept with it.
@@ -217,9 +215,9 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
       newtonMasses_[i] = {masses_[i].inverseMass, masses_[i].inverseInertia / cost};
     }
     jointPositionRows_.finalize(newtonMasses_, rotorInverseInertia_);
-    newtonForest_ = jointPositionRows_.treeHoldsAll();
+    pass.forest = jointPositionRows_.treeHoldsAll();
     solveBlocks(jointPositionRows_, pseudoVelocities_, pseudoRotorSpeeds_, sweeps);
-    if (pseudoVelocityStep(dt) == dt || turnCost >= kNewtonTurnCost || !newtonForest_) break;
+    if (pseudoVelocityStep(dt) == dt || turnCost >= kNewtonTurnCost || !pass.forest) break;
     // Cut short in the bodies' own metric: solved again with the dearer turns.
     turnCost = kNewtonTurnCost;
     for (ConstraintRow& r : jointPositionRows_.rows()) r.impulse = 0.0;
@@ -227,8 +225,8 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
     pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
   }
   const bool fullStep = applyPseudoVelocities(dt) == dt;
-  const bool exact = fullStep && jointPositionRows_.treeHoldsAll();
-  const bool cutOnForest = !fullStep && newtonForest_;
+  const bool exact = fullStep && pass.forest;
+  const bool cutOnForest = !fullStep && pass.forest;
   pass.errorBound = (cutOnForest ? kCutNewtonContraction
                      : exact     ? kExactNewtonContraction
                                  : kNewtonContraction) *

@@ -195,6 +195,8 @@ class World {
     double errorBound = std::numeric_limits<double>::infinity();
     double lastError = std::numeric_limits<double>::infinity();  ///< the last step's start
     double turnCost = 1.0;  ///< the turns' cost in the step's metric (kNewtonTurnCost, once raised)
+    bool forest = false;    ///< the last step's tree held every joint row
+    bool touchingKnown = false;  ///< touching_ holds this pass's contacts
   };
   /// One Newton step of the position pass on all joint rows (EqualityTree). Moves nothing and
   /// returns Converged when their error is below jointTolerance(), Sweep when it is above
@@ -368,8 +370,6 @@ class World {
   std::vector<SolverBodyMass> masses_;
   std::vector<SolverBodyMass> newtonMasses_;  ///< the metric of the joint projection's Newton step
   std::vector<char> touching_;                ///< by body: a contact touches it this step
-  bool newtonForest_ = false;                 ///< the last Newton step's tree held every joint row
-  bool touchingKnown_ = false;                ///< touching_ holds this position pass's contacts
   std::vector<SolverVelocity> velocities_;
   std::vector<SolverVelocity> pseudoVelocities_;
   /// The pre-projection's pseudo-velocities, applied by integratePositions times
