@@ -314,8 +314,10 @@ StepStatus World::substep(double dt) {
   const auto equality = [](const RowBlock& b) { return b.kind == BlockKind::Equality; };
   if (rows_.treeHoldsAll() && std::ranges::all_of(rows_.blocks(), equality))
     for (ConstraintRow& r : rows_.rows()) r.impulse = 0.0;
-  else if (solver.warmStart)
+  else if (solver.warmStart) {
+    rows_.fillResponses();
     applyAccumulatedImpulses(rows_.rows(), velocities_, rotorSpeeds_);
+  }
   const bool adaptive = !solver.deterministic;
   SolveStop stop;
   stop.maxIterations = std::max(solver.velocityIterations, 1);

@@ -539,7 +539,10 @@ bool EqualityTree::factorise(std::span<const ConstraintRow> rows, std::span<RowB
         const ConstraintRow& r = rows[static_cast<size_t>(node.rows[k])];
         d(k, k) = -r.softness;
         if (node.leaf)  // a second grounded constraint of its tree (see chooseStructure)
-          d(k, k) -= kLeafCompliance * sameBodiesCoupling(r, r);
+          d(k, k) -=
+              kLeafCompliance * inverseMassAlong(r, bodies[static_cast<size_t>(r.bodyA)],
+                                                 bodies[static_cast<size_t>(r.bodyB)],
+                                                 rotorInverseInertia[static_cast<size_t>(r.rotor)]);
       }
     }
     // Only the dim_i x dim_parent corner of A is written and read.

@@ -85,15 +85,7 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
                          std::span<const double> rotorInverseInertia) {
   bodies_ = bodies;
   rotorInverseInertia_ = rotorInverseInertia;
-  for (ConstraintRow& r : rows_) {
-    const SolverBodyMass& a = bodies[static_cast<size_t>(r.bodyA)];
-    const SolverBodyMass& b = bodies[static_cast<size_t>(r.bodyB)];
-    r.responseLinearA = a.inverseMass * r.linearA;
-    r.responseAngularA = a.inverseInertia * r.angularA;
-    r.responseLinearB = b.inverseMass * r.linearB;
-    r.responseAngularB = b.inverseInertia * r.angularB;
-    r.responseRotor = rotorInverseInertia[static_cast<size_t>(r.rotor)] * r.rotorJacobian;
-  }
+  responsesFilled_ = false;
   // A limit starts in the tree when it pushed last step (warm start) or its stop is violated
   // (a position row asking to push); a contact manifold when all its points pushed; a friction
   // pair when it stuck.
@@ -111,6 +103,13 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
   for (RowBlock& block : blocks_) block.direct = false;
   if (directEqualities_) treeActive_ = tree_.build(rows_, blocks_, bodies, rotorInverseInertia);
   noteTreeCoverage();
+  // A chain's or an arm's joints alone: the tree solves them from its factor and moves the bodies
+  // by its own body solution, so no row's response is ever read (5 % of a chain step to fill).
+  const auto equality = [](const RowBlock& b) { return b.kind == BlockKind::Equality; };
+  const bool treeAlone =
+      treeHoldsAll_ && tree_.bodySolutionExact() && std::ranges::all_of(blocks_, equality) &&
+      std::ranges::none_of(blocks_, [](const RowBlock& b) { return b.count == 1; });
+  if (!treeAlone) fillResponses();
   matrices_.clear();
   activeSets_.clear();
   for (RowBlock& block : blocks_) {
@@ -150,7 +149,22 @@ void RowBuffer::respondThroughTree() {
   }
 }
 
+void RowBuffer::fillResponses() {
+  if (responsesFilled_) return;
+  for (ConstraintRow& r : rows_) {
+    const SolverBodyMass& a = bodies_[static_cast<size_t>(r.bodyA)];
+    const SolverBodyMass& b = bodies_[static_cast<size_t>(r.bodyB)];
+    r.responseLinearA = a.inverseMass * r.linearA;
+    r.responseAngularA = a.inverseInertia * r.angularA;
+    r.responseLinearB = b.inverseMass * r.linearB;
+    r.responseAngularB = b.inverseInertia * r.angularB;
+    r.responseRotor = rotorInverseInertia_[static_cast<size_t>(r.rotor)] * r.rotorJacobian;
+  }
+  responsesFilled_ = true;
+}
+
 void RowBuffer::prepared(RowBlock& block) {
+  fillResponses();
   if (block.count > 1 && block.matrices < 0) prepareBlock(block);
 }
 
@@ -165,6 +179,7 @@ void RowBuffer::noteTreeCoverage() {
 }
 
 void RowBuffer::rebuildTree() {
+  fillResponses();
   treeActive_ = tree_.build(rows_, blocks_, bodies_, rotorInverseInertia_);
   noteTreeCoverage();
   // A tree that failed to factorise left its joints to the sweep, which needs their matrices.

@@ -48,6 +48,9 @@ class EqualityTree {
   bool build(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
              std::span<const SolverBodyMass> bodies, std::span<const double> rotorInverseInertia);
   bool empty() const { return blocks_.empty(); }
+  /// Whether solve() applies the body nodes' solution as it is (joints only: no one-sided rows,
+  /// compliant leaves or friction), reading no row's response M^-1 J^T.
+  bool bodySolutionExact() const { return bodySolutionExact_; }
   /// Solves the tree's rows exactly at the current velocities: updates their accumulated impulses
   /// and the velocities; returns the largest |dp|. A limit row whose impulse would pull is set to
   /// zero instead and listed in released() (the tree must then be rebuilt without it).

@@ -16,6 +16,15 @@ struct SolverBodyMass {
   Mat3 inverseInertia = Mat3::Zero();  ///< world frame
 };
 
+/// J M^-1 J^T of one row, from the masses (what sameBodiesCoupling(r, r) gives once the row's
+/// responses are filled).
+inline double inverseMassAlong(const ConstraintRow& r, const SolverBodyMass& a,
+                               const SolverBodyMass& b, double rotorInverseInertia) {
+  return a.inverseMass * r.linearA.squaredNorm() + r.angularA.dot(a.inverseInertia * r.angularA) +
+         b.inverseMass * r.linearB.squaredNorm() + r.angularB.dot(b.inverseInertia * r.angularB) +
+         rotorInverseInertia * r.rotorJacobian * r.rotorJacobian;
+}
+
 class RowBuffer {
  public:
   void clear() {
@@ -46,7 +55,10 @@ class RowBuffer {
   RowBlock& lastBlock() { return blocks_.back(); }
 
   /// Fills each row's response M^-1 J^T and each block's inverse effective mass. The spans must
-  /// stay valid while the buffer is solved (the tree is rebuilt when its limits change).
+  /// stay valid while the buffer is solved (the tree is rebuilt when its limits change). When the
+  /// tree holds every row, all of them equalities, and applies its solution per body
+  /// (EqualityTree::bodySolutionExact), nothing reads the responses and they are left unfilled
+  /// (responsesFilled() is false; a warm start would need them: see fillResponses).
   void finalize(std::span<const SolverBodyMass> bodies,
                 std::span<const double> rotorInverseInertia);
   /// The limits and contacts the tree's last solves found pulling leave it, and every friction
@@ -68,6 +80,10 @@ class RowBuffer {
   /// By RowBlock::treeResponse: how a lone equality row outside the tree moves it.
   std::span<const TreeResponse> treeResponses() const { return treeResponses_; }
   int rowCount() const { return static_cast<int>(rows_.size()); }
+  /// Whether every row's response M^-1 J^T is filled (see finalize).
+  bool responsesFilled() const { return responsesFilled_; }
+  /// Fills the responses finalize left out (nothing to do when they are filled).
+  void fillResponses();
 
  private:
   std::vector<ConstraintRow> rows_;
@@ -97,6 +113,7 @@ class RowBuffer {
   bool treeHoldsAll_ = false;
   bool treeHoldsEqualities_ = false;
   bool frictionInTree_ = true;  ///< no friction pair slid out of the tree this step
+  bool responsesFilled_ = false;
   EqualityTree tree_;
 };
 
