@@ -311,8 +311,7 @@ StepStatus World::substep(double dt) {
   // warm starting it would only cost applying the impulses the solve then recomputes (2.5 % of a
   // chain30 step). (One-sided rows and friction in the tree are not: which of them it keeps
   // depends on the impulses it starts from.)
-  const auto equality = [](const RowBlock& b) { return b.kind == BlockKind::Equality; };
-  if (rows_.treeHoldsAll() && std::ranges::all_of(rows_.blocks(), equality))
+  if (rows_.treeHoldsOnlyEqualities())
     for (ConstraintRow& r : rows_.rows()) r.impulse = 0.0;
   else if (solver.warmStart) {
     rows_.fillResponses();

@@ -104,10 +104,10 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
   if (directEqualities_) treeActive_ = tree_.build(rows_, blocks_, bodies, rotorInverseInertia);
   noteTreeCoverage();
   // A chain's or an arm's joints alone: the tree solves them from its factor and moves the bodies
-  // by its own body solution, so no row's response is ever read (5 % of a chain step to fill).
-  const auto equality = [](const RowBlock& b) { return b.kind == BlockKind::Equality; };
+  // by its own body solution, so no row's response is ever read (5 % of a chain step to fill) -
+  // but a lone row's own mass, which prepareBlock gives it even in the tree.
   const bool treeAlone =
-      treeHoldsAll_ && tree_.bodySolutionExact() && std::ranges::all_of(blocks_, equality) &&
+      treeHoldsOnlyEqualities_ && tree_.bodySolutionExact() &&
       std::ranges::none_of(blocks_, [](const RowBlock& b) { return b.count == 1; });
   if (!treeAlone) fillResponses();
   matrices_.clear();
@@ -171,11 +171,14 @@ void RowBuffer::prepared(RowBlock& block) {
 void RowBuffer::noteTreeCoverage() {
   treeHoldsAll_ = treeActive_;
   treeHoldsEqualities_ = treeActive_;
+  bool onlyEqualities = true;
   for (const RowBlock& b : blocks_) {
+    onlyEqualities = onlyEqualities && b.kind == BlockKind::Equality;
     if (b.direct && !hasRowsBesideTree(b)) continue;
     treeHoldsAll_ = false;
     if (b.kind == BlockKind::Equality) treeHoldsEqualities_ = false;
   }
+  treeHoldsOnlyEqualities_ = treeHoldsAll_ && onlyEqualities;
 }
 
 void RowBuffer::rebuildTree() {

@@ -44,6 +44,9 @@ class RowBuffer {
   bool treeHoldsAll() const { return treeHoldsAll_; }
   /// Whether the tree of the last finalize holds every equality block (a joint's rows, a gear's).
   bool treeHoldsEqualities() const { return treeHoldsEqualities_; }
+  /// Whether the tree of the last finalize holds every block and all of them are equalities (a
+  /// chain's or an arm's joints alone): one solve is exact from any start.
+  bool treeHoldsOnlyEqualities() const { return treeHoldsOnlyEqualities_; }
   /// Appends `count` zeroed rows over bodies a, b as one block; returns the first row's index.
   int addBlock(BlockKind kind, int count, int bodyA, int bodyB);
   /// Merges the last `blocks` blocks (same two bodies, <= kMaxBlockRows rows) into one block of
@@ -94,7 +97,8 @@ class RowBuffer {
   size_t treeResponseCount_ = 0;
   /// Re-chooses and refactorises the tree after its limits changed.
   void rebuildTree();
-  /// treeHoldsAll_ and treeHoldsEqualities_ from the blocks' direct flags.
+  /// treeHoldsAll_, treeHoldsEqualities_ and treeHoldsOnlyEqualities_ from the blocks' direct
+  /// flags.
   /// Lone equality rows outside an active tree get its answer to their impulse
   /// (EqualityTree::responseThroughTree): the sweep then steps them with it.
   void respondThroughTree();
@@ -112,6 +116,7 @@ class RowBuffer {
   bool treeActive_ = false;
   bool treeHoldsAll_ = false;
   bool treeHoldsEqualities_ = false;
+  bool treeHoldsOnlyEqualities_ = false;
   bool frictionInTree_ = true;  ///< no friction pair slid out of the tree this step
   bool responsesFilled_ = false;
   EqualityTree tree_;
