@@ -97,11 +97,11 @@ class RowBuffer {
   size_t treeResponseCount_ = 0;
   /// Re-chooses and refactorises the tree after its limits changed.
   void rebuildTree();
-  /// treeHoldsAll_, treeHoldsEqualities_ and treeHoldsOnlyEqualities_ from the blocks' direct
-  /// flags.
   /// Lone equality rows outside an active tree get its answer to their impulse
   /// (EqualityTree::responseThroughTree): the sweep then steps them with it.
   void respondThroughTree();
+  /// treeHoldsAll_, treeHoldsEqualities_ and treeHoldsOnlyEqualities_ from the blocks' direct
+  /// flags.
   void noteTreeCoverage();
   void prepareBlock(RowBlock& block);
   /// The rows that push (impulse > 0), if all ask the same normal speed, else 0 (see the .cpp).
