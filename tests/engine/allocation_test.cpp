@@ -59,6 +59,15 @@ TEST(Allocation, JointedChainsStepWithoutAllocating) {
   EXPECT_EQ(allocationsWhile(50, 200, [&] { ASSERT_TRUE(world.step(0.01).ok); }), 0);
 }
 
+TEST(Allocation, AChainProjectedInJointSpaceStepsWithoutAllocating) {
+  WorldSettings settings;
+  settings.projectTreesInJointSpace = true;
+  World world(settings);
+  scenes::buildHingeChain(world);
+  EXPECT_EQ(allocationsWhile(50, 200, [&] { ASSERT_TRUE(world.step(0.01).ok); }), 0);
+  EXPECT_GT(world.statistics().treeProjectionIterations, 0);  // it ran
+}
+
 TEST(Allocation, APendulumStepsWithoutAllocating) {
   // A double pendulum hung by a ball joint: an articulation nothing touches, stepped by
   // Runge-Kutta (Articulation::stepFree).

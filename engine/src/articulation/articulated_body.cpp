@@ -27,7 +27,7 @@ void Articulation::updateWorldMotions() {
 }
 
 bool Articulation::articulatedSolve(const double* rates, std::span<const Vec6> linkForces,
-                                    double dt, double* result) {
+                                    double dt, double* result, std::span<const Mat6> addedInertia) {
   // result = H^-1 (Q - C q'): Q the joints' damping torques -d q' and the DOFs' share J^T f of
   // the links' world forces f (about motionOrigin_), C q' the velocity products (none when
   // rates is null: then result = H^-1 J^T f, the projection of momenta f onto the joints).
@@ -45,6 +45,7 @@ bool Articulation::articulatedSolve(const double* rates, std::span<const Vec6> l
     a.inertia.topRightCorner<3, 3>() = l.mass * rx;
     a.inertia.bottomLeftCorner<3, 3>() = -l.mass * rx;
     a.inertia.bottomRightCorner<3, 3>() = l.mass * Mat3::Identity();
+    if (!addedInertia.empty()) a.inertia += addedInertia[i];
     a.bias = -linkForces[i];
     a.velocityProduct.setZero();
     if (rates != nullptr) {

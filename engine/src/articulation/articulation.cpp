@@ -102,6 +102,7 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
   inputMomentum_.resize(links_.size());
   finalVelocity_.resize(links_.size());
   aba_.resize(links_.size());
+  offsetStiffness_.resize(links_.size());
   linkForces_.resize(links_.size());
   startAngle_.resize(links_.size());
   startRelative_.resize(links_.size());

@@ -122,6 +122,14 @@ class Articulation {
   /// to the bodies.
   void integrateAndWrite(double dt, std::span<RigidBody> bodies, const double* pseudo = nullptr);
 
+  /// Moves the bodies of a tree stepped by the rows onto its joints: the pose the joint
+  /// coordinates give that is nearest, in the bodies' mass metric, to the bodies' integrated
+  /// poses (Newton in joint coordinates, each step one articulated-body solve, halved while it
+  /// would not bring the poses nearer; at most `maxIterations`, until no joint coordinate
+  /// changes by more than `tolerance`, rad). The joints then hold to rounding
+  /// whatever the iterations; the energy the step keeps depends on reaching the nearest pose.
+  /// Fixed base only. Returns the iterations taken, -1 (bodies untouched) when it cannot.
+  int projectOntoJoints(std::span<RigidBody> bodies, int maxIterations, double tolerance);
   /// The root hangs from a static body (or the world), not free.
   bool fixedBase() const;
   /// Longest fixed-base tree stepFree takes (links). A pendulum and a double pendulum keep their
@@ -204,13 +212,22 @@ class Articulation {
   /// result = H^-1 (J^T f - d q' - C q') at the current poses (articulated_body.cpp): f the
   /// links' world spatial forces about motionOrigin_, d q' the joints' damping and C q' the
   /// velocity products at the joint rates `rates`; with rates null, H^-1 J^T f alone. Fixed base.
-  /// False when a joint's damping is too stiff for an explicit step of dt.
+  /// `addedInertia` (by link, world about motionOrigin_) joins each link's spatial inertia; it
+  /// may be non-symmetric (projectOntoJoints' stiffness): a hinge's elimination is then still
+  /// exact (its U = X s, D = s^T X s), a ball's uses the 3 x 3 D as it is. False when a joint's
+  /// damping is too stiff for an explicit step of dt.
   bool articulatedSolve(const double* rates, std::span<const Vec6> linkForces, double dt,
-                        double* result);
+                        double* result, std::span<const Mat6> addedInertia = {});
   /// The joint coordinates at the step's start (q0) advanced by h rates, poses not updated.
   void setConfiguration(double h, const double* rates);
   /// linkForces_: gravity and the bodies' forces and torques at the current poses.
   void linkForcesAt(const Vec3& gravity, std::span<const RigidBody> bodies);
+  /// One Newton step of projectOntoJoints into momentum_ (dq) from the current configuration
+  /// towards the bodies' poses; false when the recursion fails.
+  bool projectionStep(std::span<const RigidBody> bodies);
+  /// Half the squared distance, in the bodies' mass metric (m^2 kg), of the links' poses from
+  /// the bodies' (projectOntoJoints).
+  double distanceToBodies(std::span<const RigidBody> bodies) const;
   /// Kinetic (from the twists) plus gravity's potential energy (J).
   double mechanicalEnergy(const Vec3& gravity) const;
   double kineticEnergy() const;
@@ -282,6 +299,9 @@ class Articulation {
     Vec3 torque = Vec3::Zero();          ///< u = Q - S^T p^A
   };
   std::vector<AbaLink> aba_;
+  /// by link: the geometric stiffness of its offset force (projectOntoJoints), world about
+  /// motionOrigin_
+  std::vector<Mat6> offsetStiffness_;
   std::vector<Vec6> linkForces_;
   std::vector<double> startAngle_, stepStartAngle_;  ///< q0 of the substep, of the step
   std::vector<Quat> startRelative_, stepStartRelative_;

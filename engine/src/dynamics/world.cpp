@@ -266,6 +266,8 @@ StepStatus World::stepDynamics(double dt) {
     total.rows = s.rows;
     total.velocityIterations += s.velocityIterations;
     total.positionIterations += s.positionIterations;
+    total.treeProjectionIterations =
+        std::max(total.treeProjectionIterations, s.treeProjectionIterations);
     total.largestImpulseChange = s.largestImpulseChange;
     total.converged = s.converged;
     total.outOfTime = total.outOfTime || s.outOfTime;

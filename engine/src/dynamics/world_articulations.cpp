@@ -25,6 +25,13 @@ bool stopWithinReach(double gap, double rate, double dt) {
   return gap <= 2.0 * std::abs(rate) * dt + 0.02;
 }
 
+/// Newton steps of a tree's joint-space projection (World::projectTreesOntoJoints) and the
+/// joint-coordinate change (rad) below which it stops: 1e-5 rad is 1 um at a 0.1 m link's end
+/// (chain100 then keeps the energy it keeps at 1e-7, 0.65 of E0 after 10 s, in 5.8 steps
+/// against 6.4). Cut short the pose is still on the joints, only not the nearest.
+constexpr int kTreeProjectionIterations = 20;
+constexpr double kTreeProjectionTolerance = 1e-5;
+
 }  // namespace
 
 void World::buildArticulations() {
@@ -404,6 +411,27 @@ void World::stepArticulations(double dt) {
       if (x.jointKind(l) == LinkJoint::Revolute)
         x.sourceJoint(l)->storeArticulatedCoordinates(x.angle(l),
                                                       articulatedRates_[static_cast<size_t>(l)]);
+  }
+}
+
+void World::projectTreesOntoJoints() {
+  statistics_.treeProjectionIterations = 0;
+  if (!settings_.projectTreesInJointSpace || articulations_.empty()) return;
+  // A touched tree keeps the position pass: the contacts' corrections share its metric.
+  treeTouched_.assign(articulations_.size(), 0);
+  for (size_t i = 0; i < awakeContactCount_; ++i)
+    for (const BodyId b : {contacts_[i].bodyA, contacts_[i].bodyB}) {
+      const int x = articulationOfBody_[static_cast<size_t>(b)];
+      if (x >= 0) treeTouched_[static_cast<size_t>(x)] = 1;
+    }
+  for (size_t a = 0; a < articulations_.size(); ++a) {
+    Articulation& x = *articulations_[a];
+    if (articulationActive_[a] || treeTouched_[a] || !x.fixedBase() ||
+        bodies_[static_cast<size_t>(x.body(0))].sleeping)
+      continue;
+    statistics_.treeProjectionIterations =
+        std::max(statistics_.treeProjectionIterations,
+                 x.projectOntoJoints(bodies_, kTreeProjectionIterations, kTreeProjectionTolerance));
   }
 }
 

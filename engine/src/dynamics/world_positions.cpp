@@ -96,6 +96,7 @@ void World::solvePositions(double dt) {
   // chain: the error travels one joint a sweep).
   const SolverSettings& solver = settings_.solver;
   if (solver.positionIterations <= 0 || (joints_.empty() && awakeContactCount_ == 0)) return;
+  if (solver.directJoints) projectTreesOntoJoints();
   pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
   pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
   const JointBuildContext ctx = buildContext(dt, true);

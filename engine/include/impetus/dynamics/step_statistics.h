@@ -7,6 +7,9 @@ struct StepStatistics {
   int rows = 0;  ///< velocity rows solved
   int velocityIterations = 0;
   int positionIterations = 0;
+  /// most Newton steps a tree's joint-space projection took (WorldSettings::
+  /// projectTreesInJointSpace; 0 when none ran)
+  int treeProjectionIterations = 0;
   double largestImpulseChange = 0.0;  ///< max |dp| in the last velocity iteration (unit: N s)
   bool converged = false;             ///< velocity iterations stopped by the tolerance
   bool outOfTime = false;             ///< velocity iterations stopped by the time budget
