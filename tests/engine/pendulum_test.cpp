@@ -127,8 +127,16 @@ ChainRun runHingeChain(int links, const WorldSettings& settings = {}) {
   return run;
 }
 
+/// The rows' step for a chain (the default projects an untouched one in joint space; the rows
+/// take a chain a contact touches, a stop may reach, or one with motors or damping).
+WorldSettings rowsSettings() {
+  WorldSettings s;
+  s.projectTreesInJointSpace = false;
+  return s;
+}
+
 TEST(HingeChain, Chain30StaysClosedAndNeverGainsEnergy) {
-  const ChainRun run = runHingeChain(30);
+  const ChainRun run = runHingeChain(30, rowsSettings());
   ASSERT_TRUE(run.ok);
   ASSERT_NEAR(run.e0, 441.45, 0.01);  // BENCH-SCENES.md's E0
   // The benchmark's goal is 1 cm; Bullet/ODE open 19-27 cm here. Measured 0.13 mm (under 0.5 mm
@@ -150,7 +158,7 @@ TEST(HingeChain, Chain100StaysWholeThroughItsWhip) {
   // step ends with every joint row within the deferred tolerance (1e-4 m a row: an anchor gap
   // of at most 0.14 mm; the bound below leaves room for a step at the cap), 2 of 1000 at the
   // cap (at most 3 over 24 tilts of gravity). ODE and Bullet's sequential impulses open 3-4 m.
-  const ChainRun run = runHingeChain(100);
+  const ChainRun run = runHingeChain(100, rowsSettings());
   ASSERT_TRUE(run.ok);
   EXPECT_LT(run.peakGap, 0.2e-3);
   EXPECT_LT(run.cappedSteps, 10);
@@ -161,18 +169,17 @@ TEST(HingeChain, Chain100StaysWholeThroughItsWhip) {
               1000 * run.peakGap, run.final / run.e0, run.cappedSteps);
 }
 
-TEST(HingeChain, JointSpaceProjectionKeepsChainsExactAndTheirEnergy) {
-  // WorldSettings::projectTreesInJointSpace: the position pass's Newton steps on the joint rows
-  // replaced by the joint-space pose nearest the integrated one. The joints then hold to
-  // rounding (the rows leave up to the deferred 0.1 mm; 0.13 mm measured on both chains), and
-  // the nearest pose keeps more of the whip's energy than the rows' projection (0.55 and 0.65
-  // of E0 after 10 s against 0.52 and 0.56), never gaining any. Its Newton steps include the
-  // offsets' geometric stiffness: 5.8 a step for chain100, 2.4 for chain30 (Gauss-Newton,
-  // without it, took 13.9 and 4.2).
-  WorldSettings settings;
-  settings.projectTreesInJointSpace = true;
-  for (const auto& [links, kept, steps] : {std::tuple{30, 0.54, 4.0}, std::tuple{100, 0.62, 8.0}}) {
-    const ChainRun run = runHingeChain(links, settings);
+TEST(HingeChain, ProjectedInJointSpaceChainsStayExactAndKeepTheirEnergy) {
+  // The default (WorldSettings::projectTreesInJointSpace): an untouched chain steps as the rows
+  // would with its joints exact - its momenta projected onto the joints, the bodies moved, their
+  // poses projected onto the joints (the nearest the joint coordinates give), each in linear
+  // time. The joints hold to rounding (the rows leave up to the deferred 0.1 mm; 0.13 mm on
+  // both chains), and the nearest pose keeps more of the whip's energy than the rows' Newton
+  // projection (0.55 and 0.65 of E0 after 10 s against 0.52 and 0.56), never gaining any. Its
+  // Newton steps include the offsets' geometric stiffness: 4.6 a step for chain100, 1.5 for
+  // chain30 (Gauss-Newton, without it, 8.5 and 1.9).
+  for (const auto& [links, kept, steps] : {std::tuple{30, 0.54, 2.5}, std::tuple{100, 0.62, 6.0}}) {
+    const ChainRun run = runHingeChain(links);
     ASSERT_TRUE(run.ok);
     EXPECT_GT(run.meanProjectionSteps, 1.0) << links;
     EXPECT_LT(run.meanProjectionSteps, steps) << links;
@@ -183,6 +190,29 @@ TEST(HingeChain, JointSpaceProjectionKeepsChainsExactAndTheirEnergy) {
         "chain%d projected in joint space: peak gap %.1e m, energy at 10 s %.3f of E0, %.2f "
         "Newton steps a step\n",
         links, run.peakGap, run.final / run.e0, run.meanProjectionSteps);
+  }
+}
+
+TEST(HingeChain, ProjectedChainReportsItsJointsLikeTheRows) {
+  // Chain30 hanging straight along gravity (+x), at rest: each hinge carries the weight of the
+  // links below it, k m g for the k-th from the tip, along the chain; its angle and rate stay 0.
+  // The same read-outs as the rows give.
+  for (const bool projected : {true, false}) {
+    WorldSettings settings;
+    settings.gravity = Vec3(kG, 0, 0);
+    settings.projectTreesInJointSpace = projected;
+    World world(settings);
+    const scenes::HingeChain chain = scenes::buildHingeChain(world);
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(world.step(kDt).ok);
+    const int n = static_cast<int>(chain.hinges.size());
+    for (int k = 0; k < n; ++k) {
+      const RevoluteJoint& hinge = *chain.hinges[static_cast<size_t>(k)];
+      const double weight = (n - k) * 1.0 * kG;
+      EXPECT_NEAR(hinge.reactionForce().norm(), weight, 1e-6 * weight) << k << projected;
+      EXPECT_NEAR(hinge.position(), 0.0, 1e-9) << k << projected;
+      EXPECT_NEAR(hinge.rate(), 0.0, 1e-9) << k << projected;
+    }
+    EXPECT_EQ(world.statistics().treeProjectionIterations > 0, projected);
   }
 }
 
@@ -235,6 +265,7 @@ double meanIterationsToConverge(bool warmStart, const Vec3& gravity, bool direct
   settings.solver.velocityIterations = 5000;
   settings.solver.impulseTolerance = 1e-8;
   settings.solver.relativeImpulseTolerance = 0.0;
+  settings.projectTreesInJointSpace = false;  // the rows' solve is under test
   World world(settings);
   scenes::buildHingeChain(world);
   double total = 0;
@@ -293,6 +324,7 @@ std::pair<double, double> chain30PositionPass(bool directJoints, double deferred
   WorldSettings s;
   s.solver.directJoints = directJoints;
   s.solver.deferredJointError = deferredJointError;
+  s.projectTreesInJointSpace = false;  // the rows' position pass is under test
   World world(s);
   scenes::buildHingeChain(world);
   double peakGap = 0.0, iterations = 0.0;
@@ -325,7 +357,9 @@ TEST(Solver, JointErrorsLeftByAStepAreRemovedBeforeTheNextVelocitySolve) {
   // along the hinge axes (below the 100 um default): after one step its joints are as open as an
   // unmoved chain's (4.1 um, the first step's own drift, left for the next), where a position
   // pass alone would leave the 50 um in place.
-  World moved, unmoved;
+  WorldSettings rows;
+  rows.projectTreesInJointSpace = false;  // the rows' pre-projection is under test
+  World moved(rows), unmoved(rows);
   scenes::buildHingeChain(moved);
   scenes::buildHingeChain(unmoved);
   ASSERT_LT(5e-5, moved.settings().solver.deferredJointError);

@@ -103,6 +103,34 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
   finalVelocity_.resize(links_.size());
   aba_.resize(links_.size());
   offsetStiffness_.resize(links_.size());
+  offsets_.resize(links_.size());
+  linkInertia_.resize(links_.size());
+  linkArm_.resize(links_.size());
+  hingeAba_.resize(links_.size());
+  driftVelocity_.resize(links_.size());
+  hingeFrames_.resize(links_.size());
+  hingeCos_.resize(links_.size());
+  hingeSin_.resize(links_.size());
+  stepStartCos_.resize(links_.size());
+  stepStartSin_.resize(links_.size());
+  hingesOnly_ = true;
+  for (size_t i = 0; i < links_.size(); ++i) {
+    Link& l = links_[i];
+    hingesOnly_ = hingesOnly_ && l.joint == LinkJoint::Revolute;
+    const Mat3 offDiagonal = l.inertia - Mat3(l.inertia.diagonal().asDiagonal());
+    l.principalInertia = offDiagonal == Mat3::Zero();
+    // Q_P Rx(theta) Q_C^T = A [b0; c b1 - s b2; s b1 + c b2] (A = Q_P, b_k the rows of Q_C^T)
+    // = a0 b0^T + c (a1 b1^T + a2 b2^T) + s (a2 b1^T - a1 b2^T), a_k A's columns.
+    const Mat3 a = l.frameInParent.toRotationMatrix();
+    const Mat3 b = l.frameInChild.toRotationMatrix().transpose();
+    HingeFrames& f = hingeFrames_[i];
+    f.fixed = a.col(0) * b.row(0);
+    f.cosine = a.col(1) * b.row(1) + a.col(2) * b.row(2);
+    f.sine = a.col(2) * b.row(1) - a.col(1) * b.row(2);
+    f.fixedArm = f.fixed * l.anchorInChild;
+    f.cosineArm = f.cosine * l.anchorInChild;
+    f.sineArm = f.sine * l.anchorInChild;
+  }
   linkForces_.resize(links_.size());
   startAngle_.resize(links_.size());
   startRelative_.resize(links_.size());
@@ -144,6 +172,20 @@ Quat Articulation::relativeRotation(const Link& link) const {
              : link.relative;
 }
 
+double Articulation::hingeAngle(const Link& l, const Quat& relative) const {
+  // The twist of the joint frames about their x axis (RevoluteJoint::measureCoordinate),
+  // unwrapped to the joint's continuous coordinate.
+  const Quat frames = l.frameInParent.conjugate() * relative * l.frameInChild;
+  const double raw = 2.0 * std::atan2(frames.x(), frames.w());
+  const double twoPi = 2.0 * std::numbers::pi;
+  return raw + twoPi * std::round((l.source->position() - raw) / twoPi);
+}
+
+Mat3 Articulation::worldInertia(const Link& l, const Mat3& rotation) const {
+  return l.principalInertia ? rotatedDiagonal(rotation, l.inertia.diagonal())
+                            : Mat3(rotation * l.inertia * rotation.transpose());
+}
+
 void Articulation::readConfiguration(std::span<const RigidBody> bodies) {
   for (Link& l : links_) {
     const RigidBody& b = bodies[static_cast<size_t>(l.body)];
@@ -158,10 +200,7 @@ void Articulation::readConfiguration(std::span<const RigidBody> bodies) {
     } else {
       // The twist of the joint frames about their x axis (RevoluteJoint::measureCoordinate),
       // unwrapped to the joint's continuous coordinate.
-      const Quat frames = l.frameInParent.conjugate() * relative * l.frameInChild;
-      const double raw = 2.0 * std::atan2(frames.x(), frames.w());
-      const double twoPi = 2.0 * std::numbers::pi;
-      l.angle = raw + twoPi * std::round((l.source->position() - raw) / twoPi);
+      l.angle = hingeAngle(l, relative);
     }
   }
   updatePoses(bodies);

@@ -129,7 +129,24 @@ class Articulation {
   /// changes by more than `tolerance`, rad). The joints then hold to rounding
   /// whatever the iterations; the energy the step keeps depends on reaching the nearest pose.
   /// Fixed base only. Returns the iterations taken, -1 (bodies untouched) when it cannot.
-  int projectOntoJoints(std::span<RigidBody> bodies, int maxIterations, double tolerance);
+  /// `dt` > 0 (a tree of hinges whose velocities projectVelocities just set, the configuration
+  /// still the step's start): the start is that configuration advanced by dt q' instead of the
+  /// angles read from the bodies.
+  int projectOntoJoints(std::span<RigidBody> bodies, int maxIterations, double tolerance,
+                        double dt = 0.0);
+  /// readConfiguration for a tree of hinges: the angles, then placeHinges (the transforms to
+  /// the parents are not kept: only what projectVelocities, jointImpulses and projectOntoJoints
+  /// read); returns placeHinges' distance to the bodies.
+  double readHingeConfiguration(std::span<const RigidBody> bodies);
+  /// A tree of hinges only (projectVelocities).
+  bool hingesOnly() const { return hingesOnly_; }
+  /// For a fixed-base tree of hinges stepped with its joints exact (World's projected trees):
+  /// the bodies' momenta after the step's free-body integration projected onto the joints in
+  /// the kinetic-energy metric - the rows' velocity solve, by one articulated-body solve - and
+  /// the bodies' velocities set to J q' (q' in velocity(); jointImpulses reads the change).
+  /// Reads the configuration as it is (readConfiguration first).
+  void projectVelocities(double dt, std::span<RigidBody> bodies,
+                         std::span<const Mat3> midpointRotations);
   /// The root hangs from a static body (or the world), not free.
   bool fixedBase() const;
   /// Longest fixed-base tree stepFree takes (links). A pendulum and a double pendulum keep their
@@ -169,6 +186,7 @@ class Articulation {
     double mass = 0.0;
     Mat3 inertia = Mat3::Zero();      ///< about the centre of mass, body frame
     Mat3 stepInertia = Mat3::Zero();  ///< the same at the step's midpoint orientation
+    bool principalInertia = false;    ///< inertia diagonal: the body frame is principal
     // Configuration: a Free root's pose, a ball's rotation child -> parent, a hinge's angle.
     Vec3 position = Vec3::Zero();
     Quat orientation = Quat::Identity();
@@ -222,12 +240,28 @@ class Articulation {
   void setConfiguration(double h, const double* rates);
   /// linkForces_: gravity and the bodies' forces and torques at the current poses.
   void linkForcesAt(const Vec3& gravity, std::span<const RigidBody> bodies);
+  /// A hinge's angle from its relative rotation child -> parent, unwrapped against its joint's
+  /// coordinate.
+  double hingeAngle(const Link& l, const Quat& relative) const;
+  /// A link's inertia about its centre in the world at body rotation `rotation`.
+  Mat3 worldInertia(const Link& l, const Mat3& rotation) const;
   /// One Newton step of projectOntoJoints into momentum_ (dq) from the current configuration
-  /// towards the bodies' poses; false when the recursion fails.
+  /// towards the bodies' poses (offsets_); false when the recursion fails.
   bool projectionStep(std::span<const RigidBody> bodies);
-  /// Half the squared distance, in the bodies' mass metric (m^2 kg), of the links' poses from
-  /// the bodies' (projectOntoJoints).
-  double distanceToBodies(std::span<const RigidBody> bodies) const;
+  /// projectionStep for a tree of hinges (hingesOnly_), with or without the offsets' stiffness;
+  /// false when the step would not descend (or, with it, a pivot is not positive).
+  bool hingeProjectionStep(bool stiffness);
+  /// The articulated-body recursion for a tree of hinges from linkForces_, linkInertia_ and
+  /// linkArm_ (articulation_projection.cpp); false when a pivot is not positive.
+  bool hingeSolve();
+  /// offsets_ from the links' poses to the bodies', and half their squared length in the
+  /// bodies' mass metric (m^2 kg).
+  double measureOffsets(std::span<const RigidBody> bodies);
+  /// One link's offset (offsets_[i]) and its squared length in the mass metric.
+  double measureOffset(size_t i, const RigidBody& body);
+  /// The links' rotations and centres at q for a tree of hinges (updatePoses' arithmetic in
+  /// matrices, the transforms to the parent not kept), and measureOffsets' value.
+  double placeHinges(std::span<const RigidBody> bodies);
   /// Kinetic (from the twists) plus gravity's potential energy (J).
   double mechanicalEnergy(const Vec3& gravity) const;
   double kineticEnergy() const;
@@ -302,6 +336,32 @@ class Articulation {
   /// by link: the geometric stiffness of its offset force (projectOntoJoints), world about
   /// motionOrigin_
   std::vector<Mat6> offsetStiffness_;
+  /// by link: [turn; shift] from its pose at q to its body's (projectOntoJoints), world
+  std::vector<Vec6> offsets_;
+  /// by link: its world inertia about its centre and g for hingeSolve
+  std::vector<Mat3> linkInertia_;
+  std::vector<Vec3> linkArm_;
+  /// by link: hingeSolve's articulated inertia X, bias force, DOF motion s, U = X s, 1 / s^T U,
+  /// u and the link's motion
+  struct HingeAba {
+    Mat6 inertia = Mat6::Zero();
+    Vec6 bias = Vec6::Zero(), motionAxis = Vec6::Zero(), response = Vec6::Zero(),
+         motion = Vec6::Zero();
+    double inversePivot = 0.0, torque = 0.0;
+  };
+  std::vector<HingeAba> hingeAba_;
+  std::vector<Vec3> driftVelocity_;  ///< by link: projectVelocities' curvature translation u
+  /// Every link hangs from a hinge: projectOntoJoints takes placeHinges and hingeProjectionStep.
+  bool hingesOnly_ = false;
+  /// by link, a hinge's rotation child -> parent fixed + cos(theta) cosine + sin(theta) sine
+  /// and the same matrices times the child's anchor (placeHinges)
+  struct HingeFrames {
+    Mat3 fixed = Mat3::Zero(), cosine = Mat3::Zero(), sine = Mat3::Zero();
+    Vec3 fixedArm = Vec3::Zero(), cosineArm = Vec3::Zero(), sineArm = Vec3::Zero();
+  };
+  std::vector<HingeFrames> hingeFrames_;
+  std::vector<double> hingeCos_, hingeSin_;          ///< by link: its angle's (placeHinges)
+  std::vector<double> stepStartCos_, stepStartSin_;  ///< the same at a Newton step's start
   std::vector<Vec6> linkForces_;
   std::vector<double> startAngle_, stepStartAngle_;  ///< q0 of the substep, of the step
   std::vector<Quat> startRelative_, stepStartRelative_;

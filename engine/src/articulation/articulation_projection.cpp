@@ -20,36 +20,231 @@ Vec3 smallTurn(const Mat3& target, const Mat3& rotation) {
   return 0.5 * Vec3(turn(2, 1) - turn(1, 2), turn(0, 2) - turn(2, 0), turn(1, 0) - turn(0, 1));
 }
 
+/// cos(x) and sin(x); below 0.1 rad (a Newton step's turn but the first few of a whip) by
+/// their series to x^8 and x^9, exact to double precision (the next terms are < 3e-17) and a
+/// fraction of a libm call.
+void cosineAndSine(double x, double& c, double& s) {
+  if (std::abs(x) >= 0.1) {
+    c = std::cos(x);
+    s = std::sin(x);
+    return;
+  }
+  const double x2 = x * x;
+  c = 1.0 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320))));
+  s = x * (1.0 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362880)))));
+}
+
 }  // namespace
 
-double Articulation::distanceToBodies(std::span<const RigidBody> bodies) const {
+double Articulation::measureOffset(size_t i, const RigidBody& b) {
+  const Link& l = links_[i];
+  const Vec3 turn = smallTurn(b.rotation, l.rotation);
+  const Vec3 shift = b.position - l.worldPosition;
+  const Vec3 turnInBody = l.rotation.transpose() * turn;
+  offsets_[i] = spatialVector(turn, shift);
+  return l.mass * shift.squaredNorm() + turnInBody.dot(l.inertia * turnInBody);
+}
+
+double Articulation::measureOffsets(std::span<const RigidBody> bodies) {
   double sum = 0.0;
-  for (const Link& l : links_) {
-    const RigidBody& b = bodies[static_cast<size_t>(l.body)];
-    const Vec3 turnInBody = l.rotation.transpose() * smallTurn(b.rotation, l.rotation);
-    sum += l.mass * (b.position - l.worldPosition).squaredNorm() +
-           turnInBody.dot(l.inertia * turnInBody);
+  for (size_t i = 0; i < links_.size(); ++i)
+    sum += measureOffset(i, bodies[static_cast<size_t>(links_[i].body)]);
+  return 0.5 * sum;
+}
+
+double Articulation::placeHinges(std::span<const RigidBody> bodies) {
+  // updatePoses for a tree of hinges: each joint's rotation child -> parent
+  // Q_P Rx(theta) Q_C^T = P0 + cos(theta) P1 + sin(theta) P2 (hingeFrames_, the angles' cosines
+  // and sines in hingeCos_ and hingeSin_), no quaternion products; only the links' rotations
+  // and centres - and, while at it, measureOffsets'.
+  double sum = 0.0;
+  for (size_t i = 0; i < links_.size(); ++i) {
+    Link& l = links_[i];
+    Mat3 parentRotation;
+    Vec3 parentPosition;
+    if (l.parent >= 0) {
+      const Link& p = links_[static_cast<size_t>(l.parent)];
+      parentRotation = p.rotation;
+      parentPosition = p.worldPosition;
+    } else {
+      staticParentPose(l, bodies, parentRotation, parentPosition);
+    }
+    const double c = hingeCos_[i], s = hingeSin_[i];
+    const HingeFrames& f = hingeFrames_[i];
+    const Mat3 relative = f.fixed + c * f.cosine + s * f.sine;
+    l.rotation = parentRotation * relative;
+    l.worldPosition =
+        parentPosition +
+        parentRotation * (l.anchorInParent - (f.fixedArm + c * f.cosineArm + s * f.sineArm));
+    sum += measureOffset(i, bodies[static_cast<size_t>(l.body)]);
   }
   return 0.5 * sum;
 }
 
-bool Articulation::projectionStep(std::span<const RigidBody> bodies) {
-  // Each link's offset from its integrated pose as a spatial force about motionOrigin_ in the
-  // mass metric, f = [I dtheta + r x F; F], F = m (c* - c): the distance's gradient is -J^T f.
-  // Its Hessian is H = J^T M J (the joint-space inertia) plus the forces' geometric stiffness:
-  // holding F, turning joint i moves the arm r - o_j of every offset below a deeper joint j,
-  // d2 Phi / dq_i dq_j = s_i^T K s_j with K = [(r . F) 1 - r F^T, [F]x; 0, 0] summed over the
-  // links below j (s = [u; o x u], i an ancestor of j). That is J^T M J's form with each link's
-  // inertia plus its K, so the articulated-body recursion solves it in linear time. A long
-  // chain's offsets sum to a tension down the chain; without K (Gauss-Newton) the step
-  // overshoots along it and converges linearly - chain100's whip took ~21 steps, now ~6.
+double Articulation::readHingeConfiguration(std::span<const RigidBody> bodies) {
+  for (Link& l : links_) {
+    const RigidBody& b = bodies[static_cast<size_t>(l.body)];
+    const Quat relative = (parentOrientation(l, bodies).conjugate() * b.orientation).normalized();
+    l.angle = hingeAngle(l, relative);
+    hingeCos_[&l - links_.data()] = std::cos(l.angle);
+    hingeSin_[&l - links_.data()] = std::sin(l.angle);
+  }
+  return placeHinges(bodies);
+}
+
+bool Articulation::hingeSolve() {
+  // The articulated-body recursion (articulatedSolve's) written out for hinges, from each
+  // link's linkForces_, world inertia about its centre (linkInertia_) and g (linkArm_):
+  // X = [I_c + (r . g) 1 - r g^T, [g]x; -m [r]x, m 1] - its spatial inertia about
+  // motionOrigin_ for g = m r, plus an offset force F's stiffness for g = m r + F
+  // (projectionStep). momentum_ = X^-1 J^T f's joint part, hingeAba_[i].motion the links'
+  // motions [w; v at motionOrigin_]. (Compact per-link records: the generic AbaLink's 6 x 3
+  // shapes cost twice the arithmetic and memory.)
+  const size_t n = links_.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Link& l = links_[i];
+    HingeAba& h = hingeAba_[i];
+    const Vec3 r = l.worldPosition - motionOrigin_;
+    const Vec3& g = linkArm_[i];
+    Mat6& x = h.inertia;
+    x.topLeftCorner<3, 3>() = linkInertia_[i] - r * g.transpose();
+    x.topLeftCorner<3, 3>().diagonal().array() += r.dot(g);
+    x.topRightCorner<3, 3>() = skew(g);
+    x.bottomLeftCorner<3, 3>() = -l.mass * skew(r);
+    x.bottomRightCorner<3, 3>() = l.mass * Mat3::Identity();
+    h.bias = -linkForces_[i];
+    const Vec3 axis = l.rotation * l.motionSubspace.col(0).head<3>();
+    h.motionAxis =
+        spatialVector(axis, l.rotation * l.motionSubspace.col(0).tail<3>() + r.cross(axis));
+  }
+  for (size_t i = n; i-- > 0;) {
+    const Link& l = links_[i];
+    HingeAba& h = hingeAba_[i];
+    const Vec6& s = h.motionAxis;
+    h.response.noalias() = h.inertia * s;
+    const double d = s.dot(h.response);
+    if (!(d > 0.0)) return false;  // a stiffness made the Hessian indefinite here
+    h.inversePivot = 1.0 / d;
+    h.torque = -s.dot(h.bias);
+    if (l.parent < 0) continue;
+    HingeAba& p = hingeAba_[static_cast<size_t>(l.parent)];
+    p.inertia.noalias() += h.inertia - (h.response * h.inversePivot) * h.response.transpose();
+    p.bias += h.bias + h.response * (h.torque * h.inversePivot);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const Link& l = links_[i];
+    HingeAba& h = hingeAba_[i];
+    if (l.parent < 0) {
+      const double dq = h.inversePivot * h.torque;
+      momentum_[l.dof] = dq;
+      h.motion = h.motionAxis * dq;
+      continue;
+    }
+    const Vec6& parentMotion = hingeAba_[static_cast<size_t>(l.parent)].motion;
+    const double dq = h.inversePivot * (h.torque - h.response.dot(parentMotion));
+    momentum_[l.dof] = dq;
+    h.motion = parentMotion + h.motionAxis * dq;
+  }
+  return true;
+}
+
+bool Articulation::hingeProjectionStep(bool stiffness) {
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const Link& l = links_[i];
+    const Vec3 r = l.worldPosition - motionOrigin_;
+    const Vec3 force = l.mass * offsets_[i].tail<3>();
+    linkInertia_[i] = worldInertia(l, l.rotation);
+    linkForces_[i] =
+        spatialVector(linkInertia_[i] * Vec3(offsets_[i].head<3>()) + r.cross(force), force);
+    linkArm_[i] = stiffness ? Vec3(l.mass * r + force) : Vec3(l.mass * r);
+  }
+  if (!hingeSolve()) return false;
+  double slope = 0.0;  // -dPhi along the step: the links' motions against their offset forces
+  for (size_t i = 0; i < links_.size(); ++i) slope += hingeAba_[i].motion.dot(linkForces_[i]);
+  return slope > 0.0 || !stiffness;
+}
+
+void Articulation::projectVelocities(double dt, std::span<RigidBody> bodies,
+                                     std::span<const Mat3> midpointRotations) {
+  // The rows' velocity solve with the joints exact: the bodies' momenta after the step's
+  // free-body integration, h = [L + r x m v; m v] about motionOrigin_, projected onto the
+  // joints' motions in the kinetic-energy metric, q' = H^-1 J^T h, each body's inertia at its
+  // step-midpoint orientation as the rows take it (World::integrateBodyVelocity) - one
+  // articulated-body solve. The bodies' new velocities are J q' plus what the rows' anchor
+  // points ask beyond J v = 0 (constraint_parts.cpp, point): the anchors' curvature drift
+  // over the step, -(dt/2) [w_B x (w_B x r_B) - w_A x (w_A x r_A)], faded out between 0.02
+  // and 0.1 rad a step - the velocity then turns with the joint instead of losing its normal
+  // part, ~(w dt)^2 of the kinetic energy a step. A translation u down the tree carries it
+  // (each link's u its parent's plus its joint's drift); the projection is then of h - M u.
+  motionOrigin_ = links_[0].worldPosition;
   for (size_t i = 0; i < links_.size(); ++i) {
     const Link& l = links_[i];
     const RigidBody& b = bodies[static_cast<size_t>(l.body)];
-    const Vec3 force = l.mass * (b.position - l.worldPosition);
-    const Vec3 moment =
-        l.rotation * (l.inertia * (l.rotation.transpose() * smallTurn(b.rotation, l.rotation)));
+    const Vec3 wB = b.angularVelocity;
+    const Vec3 armB = b.rotation * l.anchorInChild;
+    Vec3 wA = Vec3::Zero(), armA = Vec3::Zero(), drift = Vec3::Zero();
+    if (l.parent >= 0) {
+      const RigidBody& a = bodies[static_cast<size_t>(links_[static_cast<size_t>(l.parent)].body)];
+      wA = a.angularVelocity;
+      armA = a.rotation * l.anchorInParent;
+      drift = driftVelocity_[static_cast<size_t>(l.parent)];
+    } else if (l.staticParent >= 0) {
+      const RigidBody& a = bodies[static_cast<size_t>(l.staticParent)];
+      wA = a.angularVelocity;
+      armA = a.rotation * l.anchorInParent;
+    }
+    const double turn = std::max(wA.norm(), wB.norm()) * dt;
+    const double weight = std::clamp((0.1 - turn) / 0.08, 0.0, 1.0);
+    driftVelocity_[i] =
+        drift - 0.5 * weight * dt * (wB.cross(wB.cross(armB)) - wA.cross(wA.cross(armA)));
+  }
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const Link& l = links_[i];
+    const RigidBody& b = bodies[static_cast<size_t>(l.body)];
     const Vec3 r = l.worldPosition - motionOrigin_;
+    const Mat3& mid = midpointRotations[static_cast<size_t>(l.body)];
+    linkInertia_[i] = worldInertia(l, mid);
+    const Vec3 p = l.mass * b.linearVelocity;
+    const Vec3 projected = l.mass * (b.linearVelocity - driftVelocity_[i]);
+    linkForces_[i] = spatialVector(b.angularMomentum + r.cross(projected), projected);
+    inputMomentum_[i] = spatialVector(b.angularMomentum, p);
+    linkArm_[i] = l.mass * r;
+  }
+  hingeSolve();
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const Link& l = links_[i];
+    RigidBody& b = bodies[static_cast<size_t>(l.body)];
+    const Vec6& motion = hingeAba_[i].motion;
+    const Vec3 w = motion.head<3>();
+    const Vec3 r = l.worldPosition - motionOrigin_;
+    b.linearVelocity = motion.tail<3>() + w.cross(r) + driftVelocity_[i];
+    b.angularMomentum = linkInertia_[i] * w;
+    b.angularVelocity = w;
+    finalVelocity_[i] = spatialVector(b.linearVelocity, b.angularMomentum);
+    qd_[l.dof] = momentum_[l.dof];
+  }
+}
+
+bool Articulation::projectionStep(std::span<const RigidBody> bodies) {
+  // Each link's offset from its integrated pose (offsets_) as a spatial force about
+  // motionOrigin_ in the mass metric, f = [I dtheta + r x F; F], F = m (c* - c): the distance's
+  // gradient is -J^T f. Its Hessian is H = J^T M J (the joint-space inertia) plus the forces'
+  // geometric stiffness: holding F, turning joint i moves the arm r - o_j of every offset below
+  // a deeper joint j, d2 Phi / dq_i dq_j = s_i^T K s_j with K = [(r . F) 1 - r F^T, [F]x; 0, 0]
+  // summed over the links below j (s = [u; o x u], i an ancestor of j). That is J^T M J's form
+  // with each link's inertia plus its K, so the articulated-body recursion solves it in linear
+  // time. A long chain's offsets sum to a tension down the chain; without K (Gauss-Newton) the
+  // step overshoots along it and converges linearly: chain100 took 13.9 steps a step, now 5.8.
+  // Where K makes the step climb (offsets pushing links together), Gauss-Newton's, always
+  // downhill.
+  if (hingesOnly_) return hingeProjectionStep(true) || hingeProjectionStep(false);
+  (void)bodies;
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const Link& l = links_[i];
+    const Vec3 r = l.worldPosition - motionOrigin_;
+    const Vec3 force = l.mass * offsets_[i].tail<3>();
+    const Vec3 moment =
+        l.rotation * (l.inertia * (l.rotation.transpose() * Vec3(offsets_[i].head<3>())));
     linkForces_[i] = spatialVector(moment + r.cross(force), force);
     Mat6& k = offsetStiffness_[i];
     k.setZero();
@@ -58,20 +253,36 @@ bool Articulation::projectionStep(std::span<const RigidBody> bodies) {
   }
   if (!articulatedSolve(nullptr, linkForces_, 0.0, momentum_.data(), offsetStiffness_))
     return false;
-  // Far from the nearest pose (offsets pushing links together) K may make the step climb:
-  // Gauss-Newton's step, always downhill, then.
-  double slope = 0.0;  // -dPhi along the step: the links' motions against their offset forces
+  double slope = 0.0;
   for (size_t i = 0; i < links_.size(); ++i) slope += aba_[i].acceleration.dot(linkForces_[i]);
   if (slope > 0.0) return true;
   return articulatedSolve(nullptr, linkForces_, 0.0, momentum_.data());
 }
 
 int Articulation::projectOntoJoints(std::span<RigidBody> bodies, int maxIterations,
-                                    double tolerance) {
+                                    double tolerance, double dt) {
   if (!fixedBase()) return -1;
-  readConfiguration(bodies);
+  double distance = 0.0;
+  if (hingesOnly_ && dt > 0.0) {
+    // From the step's start configuration advanced by its rates (projectVelocities): the
+    // joints' share of the bodies' integrated poses, without reading it from them.
+    for (size_t i = 0; i < links_.size(); ++i) {
+      const double step = dt * qd_[links_[i].dof];
+      links_[i].angle += step;
+      double c = 0.0, s = 0.0;
+      cosineAndSine(step, c, s);
+      const double c0 = hingeCos_[i], s0 = hingeSin_[i];
+      hingeCos_[i] = c0 * c - s0 * s;
+      hingeSin_[i] = s0 * c + c0 * s;
+    }
+    distance = placeHinges(bodies);
+  } else if (hingesOnly_) {
+    distance = readHingeConfiguration(bodies);
+  } else {
+    readConfiguration(bodies);
+    distance = measureOffsets(bodies);
+  }
   motionOrigin_ = links_[0].worldPosition;
-  double distance = distanceToBodies(bodies);
   int iterations = 0;
   while (iterations < maxIterations) {
     if (!projectionStep(bodies)) return -1;
@@ -79,6 +290,8 @@ int Articulation::projectOntoJoints(std::span<RigidBody> bodies, int maxIteratio
     for (size_t i = 0; i < links_.size(); ++i) {
       stepStartAngle_[i] = links_[i].angle;
       stepStartRelative_[i] = links_[i].relative;
+      stepStartCos_[i] = hingeCos_[i];
+      stepStartSin_[i] = hingeSin_[i];
     }
     // Halved until the distance does not grow (far from the nearest pose the linearisation
     // overstates what a turn near the root does at the tip).
@@ -91,14 +304,24 @@ int Articulation::projectOntoJoints(std::span<RigidBody> bodies, int maxIteratio
           const double step = scale * momentum_[l.dof];
           l.angle = stepStartAngle_[i] + step;
           largest = std::max(largest, std::abs(step));
+          if (hingesOnly_) {  // the angle's cosine and sine by the step's
+            double c = 0.0, s = 0.0;
+            cosineAndSine(step, c, s);
+            hingeCos_[i] = stepStartCos_[i] * c - stepStartSin_[i] * s;
+            hingeSin_[i] = stepStartSin_[i] * c + stepStartCos_[i] * s;
+          }
         } else {  // spherical (the base is fixed: no free link)
           const Vec3 step = scale * momentum_.segment<3>(l.dof);
           l.relative = (stepStartRelative_[i] * rotationFromVector(step)).normalized();
           largest = std::max(largest, step.norm());
         }
       }
-      updatePoses(bodies);
-      trial = distanceToBodies(bodies);
+      if (hingesOnly_) {
+        trial = placeHinges(bodies);
+      } else {
+        updatePoses(bodies);
+        trial = measureOffsets(bodies);
+      }
       if (trial <= distance) break;
     }
     if (!std::isfinite(trial)) return -1;
@@ -107,6 +330,8 @@ int Articulation::projectOntoJoints(std::span<RigidBody> bodies, int maxIteratio
   }
   // The poses to the bodies; each keeps its body-frame momentum (its angular momentum turns
   // with it, as World::moveBody's corrections do), so the projection adds no kinetic energy.
+  // (placeHinges leaves the parent -> child transforms stale: every use of the configuration
+  // starts from readConfiguration.)
   for (const Link& l : links_) {
     RigidBody& b = bodies[static_cast<size_t>(l.body)];
     const Mat3 turn = l.rotation * b.rotation.transpose();

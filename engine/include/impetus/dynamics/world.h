@@ -57,16 +57,18 @@ struct WorldSettings {
   /// grow with its square, where the rows' exact tree solve grows linearly. A ragdoll is 14
   /// deep; a 30-link chain, 30, steps faster with the rows.
   int articulationMaxDepth = 20;
-  /// Put a fixed-base tree of revolute and spherical joints that the rows step (too deep for an
-  /// articulation, or the articulations off) back onto its joints in its joint coordinates when
-  /// nothing touches it: the pose the joint coordinates give nearest, in the mass metric, to the
-  /// integrated one, by Newton's method with the articulated-body recursion (linear time a
-  /// step), before the position pass (which then finds the joints closed to rounding). Off by
-  /// default: the joints hold exactly and a whipping chain keeps more of its energy (chain100
-  /// 0.65 of E0 after 10 s, the rows 0.56; chain30 0.55 and 0.52), but its ~6 Newton steps a
-  /// step cost more than the rows' 1-2 (chain100 186 against 128 us a step, chain30 37
-  /// against 25; session 30).
-  bool projectTreesInJointSpace = false;
+  /// Step a fixed-base tree of undamped hinges too deep for an articulation (or with the
+  /// articulations off) with its joints exact while nothing touches it and no stop is within
+  /// reach: the rows' step, each part in linear time by the articulated-body recursion - the
+  /// momenta projected onto the joints (the curvature targets of the rows' anchors included),
+  /// the bodies moved, and their poses put back onto the joints at the pose the joint
+  /// coordinates give nearest, in the mass metric, to the moved ones (Newton's method with the
+  /// offsets' geometric stiffness). Other untouched fixed-base trees the rows step (balls,
+  /// damped hinges, a stop within reach) get that pose projection before the position pass.
+  /// Chain100: joints exact (the rows leave up to 0.14 mm), 0.65 of E0 kept after 10 s (the rows
+  /// 0.56), 0.68 of the rows' instructions a step (session 30). Needs directJoints and a
+  /// position pass.
+  bool projectTreesInJointSpace = true;
 };
 
 class CollisionWorld;
@@ -300,6 +302,11 @@ class World {
   /// A free articulation's step (Articulation::stepFree) and its joints' read-outs; false
   /// when it declined and the tree is to be stepped with its rows.
   bool stepFreeArticulation(Articulation& x, double dt);
+  /// Which of this step's projected trees (WorldSettings::projectTreesInJointSpace) stay so:
+  /// nothing touches them and no joint stop is within reach.
+  void markProjectedTrees(double dt);
+  /// A projected tree's step (its velocities, positions and joint read-outs).
+  void stepProjectedTree(Articulation& x, double dt);
   /// The joints' read-outs of the articulation's step: reactions from the links' momentum
   /// changes less linkImpulses_ (what acted on them from outside), stops' from
   /// linkStopImpulses_.
@@ -341,6 +348,9 @@ class World {
   std::vector<char> articulationActive_;     ///< by articulation, this step
   /// by articulation, this step: fixed-base, untouched, no stop within reach (stepFree)
   std::vector<char> articulationFree_;
+  /// by articulation, this step: a fixed-base tree of hinges stepped with its joints exact by
+  /// momentum and pose projections (stepProjectedTree), too deep for the articulation's factor
+  std::vector<char> articulationProjected_;
   std::vector<char> articulated_;  ///< by body: stepped by an articulation this step
   std::vector<char> treeTouched_;  ///< by articulation: a contact on it (projectTreesOntoJoints)
   bool articulationsDirty_ = true;
