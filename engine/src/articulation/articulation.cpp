@@ -130,6 +130,10 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
     f.fixedArm = f.fixed * l.anchorInChild;
     f.cosineArm = f.cosine * l.anchorInChild;
     f.sineArm = f.sine * l.anchorInChild;
+    f.parentY = a.col(1);
+    f.parentZ = a.col(2);
+    f.childY = b.row(1).transpose();
+    f.childZ = b.row(2).transpose();
   }
   linkForces_.resize(links_.size());
   startAngle_.resize(links_.size());

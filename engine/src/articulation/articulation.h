@@ -358,6 +358,9 @@ class Articulation {
   struct HingeFrames {
     Mat3 fixed = Mat3::Zero(), cosine = Mat3::Zero(), sine = Mat3::Zero();
     Vec3 fixedArm = Vec3::Zero(), cosineArm = Vec3::Zero(), sineArm = Vec3::Zero();
+    /// the joint frames' y and z axes in the parent's and the child's body frames
+    Vec3 parentY = Vec3::Zero(), parentZ = Vec3::Zero(), childY = Vec3::Zero(),
+         childZ = Vec3::Zero();
   };
   std::vector<HingeFrames> hingeFrames_;
   std::vector<double> hingeCos_, hingeSin_;          ///< by link: its angle's (placeHinges)

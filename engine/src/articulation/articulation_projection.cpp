@@ -4,8 +4,10 @@
 // and the integrated ones.
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "articulation.h"
+#include "impetus/joints/joint.h"
 
 namespace impetus {
 namespace {
@@ -16,8 +18,10 @@ constexpr int kMaxStepHalvings = 30;
 /// Rotation vector of R_target R^T for the small turns left between a body and its pose on the
 /// joints (the antisymmetric part's axial vector: exact to the third order in the angle).
 Vec3 smallTurn(const Mat3& target, const Mat3& rotation) {
-  const Mat3 turn = target * rotation.transpose();
-  return 0.5 * Vec3(turn(2, 1) - turn(1, 2), turn(0, 2) - turn(2, 0), turn(1, 0) - turn(0, 1));
+  // (T R^T)(i, j) = T.row(i) . R.row(j): only the six entries off the diagonal.
+  const auto entry = [&](int i, int j) { return target.row(i).dot(rotation.row(j)); };
+  return 0.5 *
+         Vec3(entry(2, 1) - entry(1, 2), entry(0, 2) - entry(2, 0), entry(1, 0) - entry(0, 1));
 }
 
 /// cos(x) and sin(x); below 0.1 rad (a Newton step's turn but the first few of a whip) by
@@ -82,12 +86,31 @@ double Articulation::placeHinges(std::span<const RigidBody> bodies) {
 }
 
 double Articulation::readHingeConfiguration(std::span<const RigidBody> bodies) {
-  for (Link& l : links_) {
+  // Each hinge's twist from the rotation matrices: Q_P^T R_P^T R_C Q_C is Rx(theta) on the
+  // joint, its entries (i, j) = (R_P Q_P e_i) . (R_C Q_C e_j) for i, j in {y, z} - cos(theta)
+  // and sin(theta) without a quaternion product or a sine (RevoluteJoint::measureCoordinate's
+  // twist, for bodies on the joint).
+  for (size_t i = 0; i < links_.size(); ++i) {
+    Link& l = links_[i];
     const RigidBody& b = bodies[static_cast<size_t>(l.body)];
-    const Quat relative = (parentOrientation(l, bodies).conjugate() * b.orientation).normalized();
-    l.angle = hingeAngle(l, relative);
-    hingeCos_[&l - links_.data()] = std::cos(l.angle);
-    hingeSin_[&l - links_.data()] = std::sin(l.angle);
+    Mat3 parentRotation;
+    Vec3 parentPosition;
+    if (l.parent >= 0)
+      parentRotation =
+          bodies[static_cast<size_t>(links_[static_cast<size_t>(l.parent)].body)].rotation;
+    else
+      staticParentPose(l, bodies, parentRotation, parentPosition);
+    const HingeFrames& f = hingeFrames_[i];
+    const Vec3 py = parentRotation * f.parentY, pz = parentRotation * f.parentZ;
+    const Vec3 cy = b.rotation * f.childY, cz = b.rotation * f.childZ;
+    double c = 0.5 * (py.dot(cy) + pz.dot(cz)), s = 0.5 * (pz.dot(cy) - py.dot(cz));
+    const double norm = std::hypot(c, s);
+    c /= norm;
+    s /= norm;
+    const double raw = std::atan2(s, c), twoPi = 2.0 * std::numbers::pi;
+    l.angle = raw + twoPi * std::round((l.source->position() - raw) / twoPi);
+    hingeCos_[i] = c;
+    hingeSin_[i] = s;
   }
   return placeHinges(bodies);
 }

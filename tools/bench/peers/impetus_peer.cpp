@@ -32,7 +32,10 @@ class ImpetusPeer final : public PeerEngine {
       << " DOF deep (the ragdoll) stepped in joint coordinates, their contacts and stops swept "
          "on the Delassus matrix through y = Z^T p, with an exact active-set step (as far as "
          "the bounds allow) of up to 8 rows first and of up to 64 after 4 unconverged sweeps, "
-         "their split impulses' too (Articulation); other joints of "
+         "their split impulses' too (Articulation); deeper fixed-base trees of hinges that "
+         "nothing touches (the chains) stepped with their joints exact: momenta and poses "
+         "projected onto the joints in linear time (the poses by Newton to the nearest, "
+         "stopping after a step below 0.001 rad); other joints of "
          "a tree, their pushing limits, "
          "resting contacts and sticking friction solved exactly (EqualityTree), "
       << s.velocityIterations << " velocity iterations (stop at " << s.impulseTolerance
