@@ -104,6 +104,8 @@ Articulation::Articulation(std::vector<ArticulationLinkDesc> links,
   aba_.resize(links_.size());
   offsetStiffness_.resize(links_.size());
   offsets_.resize(links_.size());
+  targetRotation_.resize(links_.size());
+  targetPosition_.resize(links_.size());
   linkInertia_.resize(links_.size());
   linkArm_.resize(links_.size());
   hingeAba_.resize(links_.size());

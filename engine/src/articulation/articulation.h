@@ -136,8 +136,8 @@ class Articulation {
                         double dt = 0.0);
   /// readConfiguration for a tree of hinges: the angles, then placeHinges (the transforms to
   /// the parents are not kept: only what projectVelocities, jointImpulses and projectOntoJoints
-  /// read); returns placeHinges' distance to the bodies.
-  double readHingeConfiguration(std::span<const RigidBody> bodies);
+  /// read).
+  void readHingeConfiguration(std::span<const RigidBody> bodies);
   /// A tree of hinges only (projectVelocities).
   bool hingesOnly() const { return hingesOnly_; }
   /// For a fixed-base tree of hinges stepped with its joints exact (World's projected trees):
@@ -254,14 +254,15 @@ class Articulation {
   /// The articulated-body recursion for a tree of hinges from linkForces_, linkInertia_ and
   /// linkArm_ (articulation_projection.cpp); false when a pivot is not positive.
   bool hingeSolve();
-  /// offsets_ from the links' poses to the bodies', and half their squared length in the
-  /// bodies' mass metric (m^2 kg).
-  double measureOffsets(std::span<const RigidBody> bodies);
+  /// offsets_ from the links' poses to the target poses (targetRotation_, targetPosition_),
+  /// and half their squared length in the bodies' mass metric (m^2 kg).
+  double measureOffsets();
   /// One link's offset (offsets_[i]) and its squared length in the mass metric.
-  double measureOffset(size_t i, const RigidBody& body);
+  double measureOffset(size_t i);
   /// The links' rotations and centres at q for a tree of hinges (updatePoses' arithmetic in
-  /// matrices, the transforms to the parent not kept), and measureOffsets' value.
-  double placeHinges(std::span<const RigidBody> bodies);
+  /// matrices, the transforms to the parent not kept), and, with `measure`, measureOffsets'
+  /// value (else 0).
+  double placeHinges(std::span<const RigidBody> bodies, bool measure);
   /// Kinetic (from the twists) plus gravity's potential energy (J).
   double mechanicalEnergy(const Vec3& gravity) const;
   double kineticEnergy() const;
@@ -338,6 +339,9 @@ class Articulation {
   std::vector<Mat6> offsetStiffness_;
   /// by link: [turn; shift] from its pose at q to its body's (projectOntoJoints), world
   std::vector<Vec6> offsets_;
+  /// by link: the pose projectOntoJoints projects (its body's when it started), world
+  std::vector<Mat3> targetRotation_;
+  std::vector<Vec3> targetPosition_;
   /// by link: its world inertia about its centre and g for hingeSolve
   std::vector<Mat3> linkInertia_;
   std::vector<Vec3> linkArm_;

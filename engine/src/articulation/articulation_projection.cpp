@@ -40,27 +40,26 @@ void cosineAndSine(double x, double& c, double& s) {
 
 }  // namespace
 
-double Articulation::measureOffset(size_t i, const RigidBody& b) {
+double Articulation::measureOffset(size_t i) {
   const Link& l = links_[i];
-  const Vec3 turn = smallTurn(b.rotation, l.rotation);
-  const Vec3 shift = b.position - l.worldPosition;
+  const Vec3 turn = smallTurn(targetRotation_[i], l.rotation);
+  const Vec3 shift = targetPosition_[i] - l.worldPosition;
   const Vec3 turnInBody = l.rotation.transpose() * turn;
   offsets_[i] = spatialVector(turn, shift);
   return l.mass * shift.squaredNorm() + turnInBody.dot(l.inertia * turnInBody);
 }
 
-double Articulation::measureOffsets(std::span<const RigidBody> bodies) {
+double Articulation::measureOffsets() {
   double sum = 0.0;
-  for (size_t i = 0; i < links_.size(); ++i)
-    sum += measureOffset(i, bodies[static_cast<size_t>(links_[i].body)]);
+  for (size_t i = 0; i < links_.size(); ++i) sum += measureOffset(i);
   return 0.5 * sum;
 }
 
-double Articulation::placeHinges(std::span<const RigidBody> bodies) {
+double Articulation::placeHinges(std::span<const RigidBody> bodies, bool measure) {
   // updatePoses for a tree of hinges: each joint's rotation child -> parent
   // Q_P Rx(theta) Q_C^T = P0 + cos(theta) P1 + sin(theta) P2 (hingeFrames_, the angles' cosines
   // and sines in hingeCos_ and hingeSin_), no quaternion products; only the links' rotations
-  // and centres - and, while at it, measureOffsets'.
+  // and centres - and, while at it (`measure`), measureOffsets'.
   double sum = 0.0;
   for (size_t i = 0; i < links_.size(); ++i) {
     Link& l = links_[i];
@@ -80,12 +79,12 @@ double Articulation::placeHinges(std::span<const RigidBody> bodies) {
     l.worldPosition =
         parentPosition +
         parentRotation * (l.anchorInParent - (f.fixedArm + c * f.cosineArm + s * f.sineArm));
-    sum += measureOffset(i, bodies[static_cast<size_t>(l.body)]);
+    if (measure) sum += measureOffset(i);
   }
   return 0.5 * sum;
 }
 
-double Articulation::readHingeConfiguration(std::span<const RigidBody> bodies) {
+void Articulation::readHingeConfiguration(std::span<const RigidBody> bodies) {
   // Each hinge's twist from the rotation matrices: Q_P^T R_P^T R_C Q_C is Rx(theta) on the
   // joint, its entries (i, j) = (R_P Q_P e_i) . (R_C Q_C e_j) for i, j in {y, z} - cos(theta)
   // and sin(theta) without a quaternion product or a sine (RevoluteJoint::measureCoordinate's
@@ -112,7 +111,7 @@ double Articulation::readHingeConfiguration(std::span<const RigidBody> bodies) {
     hingeCos_[i] = c;
     hingeSin_[i] = s;
   }
-  return placeHinges(bodies);
+  placeHinges(bodies, false);
 }
 
 bool Articulation::hingeSolve() {
@@ -285,6 +284,12 @@ bool Articulation::projectionStep(std::span<const RigidBody> bodies) {
 int Articulation::projectOntoJoints(std::span<RigidBody> bodies, int maxIterations,
                                     double tolerance, double dt) {
   if (!fixedBase()) return -1;
+  // The integrated poses, the target, in compact arrays: each Newton step reads them again.
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const RigidBody& b = bodies[static_cast<size_t>(links_[i].body)];
+    targetRotation_[i] = b.rotation;
+    targetPosition_[i] = b.position;
+  }
   double distance = 0.0;
   if (hingesOnly_ && dt > 0.0) {
     // From the step's start configuration advanced by its rates (projectVelocities): the
@@ -298,12 +303,13 @@ int Articulation::projectOntoJoints(std::span<RigidBody> bodies, int maxIteratio
       hingeCos_[i] = c0 * c - s0 * s;
       hingeSin_[i] = s0 * c + c0 * s;
     }
-    distance = placeHinges(bodies);
+    distance = placeHinges(bodies, true);
   } else if (hingesOnly_) {
-    distance = readHingeConfiguration(bodies);
+    readHingeConfiguration(bodies);
+    distance = measureOffsets();
   } else {
     readConfiguration(bodies);
-    distance = measureOffsets(bodies);
+    distance = measureOffsets();
   }
   motionOrigin_ = links_[0].worldPosition;
   int iterations = 0;
@@ -340,10 +346,10 @@ int Articulation::projectOntoJoints(std::span<RigidBody> bodies, int maxIteratio
         }
       }
       if (hingesOnly_) {
-        trial = placeHinges(bodies);
+        trial = placeHinges(bodies, true);
       } else {
         updatePoses(bodies);
-        trial = measureOffsets(bodies);
+        trial = measureOffsets();
       }
       if (trial <= distance) break;
     }
