@@ -1,7 +1,9 @@
-// Projection of a rows-stepped tree's integrated poses onto its joints, solved in the tree's
-// joint coordinates (WorldSettings::projectTreesInJointSpace): Newton's method on the distance,
-// in the bodies' mass metric, between the poses the joint coordinates give (forward kinematics)
-// and the integrated ones.
+// A tree stepped as the rows would with its joints exact (WorldSettings::
+// projectTreesInJointSpace), each part by the articulated-body recursion in linear time: the
+// bodies' momenta projected onto the joints (projectVelocities), and their integrated poses
+// projected onto the joints (projectOntoJoints) - Newton's method on the distance, in the
+// bodies' mass metric, between the poses the joint coordinates give (forward kinematics) and
+// the integrated ones.
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -120,8 +122,8 @@ bool Articulation::hingeSolve() {
   // X = [I_c + (r . g) 1 - r g^T, [g]x; -m [r]x, m 1] - its spatial inertia about
   // motionOrigin_ for g = m r, plus an offset force F's stiffness for g = m r + F
   // (projectionStep). momentum_ = X^-1 J^T f's joint part, hingeAba_[i].motion the links'
-  // motions [w; v at motionOrigin_]. (Compact per-link records: the generic AbaLink's 6 x 3
-  // shapes cost twice the arithmetic and memory.)
+  // motions [w; v at motionOrigin_]. (Compact per-link records of one DOF each, where the
+  // generic AbaLink carries a ball's 6 x 3 shapes.)
   const size_t n = links_.size();
   for (size_t i = 0; i < n; ++i) {
     const Link& l = links_[i];

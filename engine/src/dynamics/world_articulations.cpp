@@ -235,9 +235,9 @@ void World::markProjectedTrees(double dt) {
 void World::stepProjectedTree(Articulation& x, double dt) {
   // The rows' step with the tree's joints exact, each part in linear time: the momenta
   // projected onto the joints (the velocity solve), the bodies moved as free bodies
-  // (integratePositions), their poses projected onto the joints (the position pass).
-  // Read from the bodies every step (not kept from the last): a world saved and loaded then
-  // continues bit for bit.
+  // (integratePositions), their poses projected onto the joints (the position pass). The
+  // configuration is read from the bodies every step, not kept from the last: a world saved
+  // and loaded then continues bit for bit.
   x.readHingeConfiguration(bodies_);
   x.projectVelocities(dt, bodies_, midpointRotation_);
   linkImpulses_.assign(static_cast<size_t>(x.linkCount()), Vec6::Zero());  // nothing touched it
