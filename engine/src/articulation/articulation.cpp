@@ -165,6 +165,17 @@ void Articulation::staticParentPose(const Link& link, std::span<const RigidBody>
   position = p.position;
 }
 
+void Articulation::parentPose(const Link& link, std::span<const RigidBody> bodies, Mat3& rotation,
+                              Vec3& position) const {
+  if (link.parent < 0) {
+    staticParentPose(link, bodies, rotation, position);
+    return;
+  }
+  const Link& p = links_[static_cast<size_t>(link.parent)];
+  rotation = p.rotation;
+  position = p.worldPosition;
+}
+
 Quat Articulation::parentOrientation(const Link& link, std::span<const RigidBody> bodies) const {
   if (link.parent >= 0)
     return bodies[static_cast<size_t>(links_[static_cast<size_t>(link.parent)].body)].orientation;
@@ -221,13 +232,7 @@ void Articulation::updatePoses(std::span<const RigidBody> bodies) {
     }
     Mat3 parentRotation;
     Vec3 parentPosition;
-    if (l.parent >= 0) {
-      const Link& p = links_[static_cast<size_t>(l.parent)];
-      parentRotation = p.rotation;
-      parentPosition = p.worldPosition;
-    } else {
-      staticParentPose(l, bodies, parentRotation, parentPosition);
-    }
+    parentPose(l, bodies, parentRotation, parentPosition);
     const Mat3 relative = relativeRotation(l).toRotationMatrix();
     l.rotation = parentRotation * relative;
     l.parentToChild = relative.transpose();

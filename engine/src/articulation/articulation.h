@@ -207,6 +207,9 @@ class Articulation {
   /// Pose of the static parent (or identity when none).
   void staticParentPose(const Link& link, std::span<const RigidBody> bodies, Mat3& rotation,
                         Vec3& position) const;
+  /// The parent link's pose at q (its rotation and centre), or the static parent's.
+  void parentPose(const Link& link, std::span<const RigidBody> bodies, Mat3& rotation,
+                  Vec3& position) const;
   /// The parent body's orientation (a static parent's, or identity for a free root).
   Quat parentOrientation(const Link& link, std::span<const RigidBody> bodies) const;
   /// Rotation child -> parent at the link's configuration.

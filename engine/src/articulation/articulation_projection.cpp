@@ -67,13 +67,7 @@ double Articulation::placeHinges(std::span<const RigidBody> bodies, bool measure
     Link& l = links_[i];
     Mat3 parentRotation;
     Vec3 parentPosition;
-    if (l.parent >= 0) {
-      const Link& p = links_[static_cast<size_t>(l.parent)];
-      parentRotation = p.rotation;
-      parentPosition = p.worldPosition;
-    } else {
-      staticParentPose(l, bodies, parentRotation, parentPosition);
-    }
+    parentPose(l, bodies, parentRotation, parentPosition);
     const double c = hingeCos_[i], s = hingeSin_[i];
     const HingeFrames& f = hingeFrames_[i];
     const Mat3 relative = f.fixed + c * f.cosine + s * f.sine;
