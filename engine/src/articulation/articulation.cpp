@@ -193,7 +193,10 @@ double Articulation::hingeAngle(const Link& l, const Quat& relative) const {
   // The twist of the joint frames about their x axis (RevoluteJoint::measureCoordinate),
   // unwrapped to the joint's continuous coordinate.
   const Quat frames = l.frameInParent.conjugate() * relative * l.frameInChild;
-  const double raw = 2.0 * std::atan2(frames.x(), frames.w());
+  return unwrappedAngle(l, 2.0 * std::atan2(frames.x(), frames.w()));
+}
+
+double Articulation::unwrappedAngle(const Link& l, double raw) const {
   const double twoPi = 2.0 * std::numbers::pi;
   return raw + twoPi * std::round((l.source->position() - raw) / twoPi);
 }

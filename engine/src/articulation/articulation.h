@@ -246,6 +246,9 @@ class Articulation {
   /// A hinge's angle from its relative rotation child -> parent, unwrapped against its joint's
   /// coordinate.
   double hingeAngle(const Link& l, const Quat& relative) const;
+  /// The hinge angle `raw` (rad, within a turn) unwrapped to the turn nearest its joint's
+  /// continuous coordinate.
+  double unwrappedAngle(const Link& l, double raw) const;
   /// A link's inertia about its centre in the world at body rotation `rotation`.
   Mat3 worldInertia(const Link& l, const Mat3& rotation) const;
   /// One Newton step of projectOntoJoints into momentum_ (dq) from the current configuration

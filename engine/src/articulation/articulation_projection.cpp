@@ -6,7 +6,6 @@
 // the integrated ones.
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 #include "articulation.h"
 #include "impetus/joints/joint.h"
@@ -102,8 +101,7 @@ void Articulation::readHingeConfiguration(std::span<const RigidBody> bodies) {
     const double norm = std::hypot(c, s);
     c /= norm;
     s /= norm;
-    const double raw = std::atan2(s, c), twoPi = 2.0 * std::numbers::pi;
-    l.angle = raw + twoPi * std::round((l.source->position() - raw) / twoPi);
+    l.angle = unwrappedAngle(l, std::atan2(s, c));
     hingeCos_[i] = c;
     hingeSin_[i] = s;
   }
