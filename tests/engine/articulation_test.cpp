@@ -438,6 +438,16 @@ TEST(Articulation, ALandingResumesBitForBitFromASavedState) {
   EXPECT_EQ(diverged, 0) << "of " << checked;
 }
 
+TEST(Articulation, AProjectedChainResumesBitForBitFromASavedState) {
+  // Chain30 through its whip, stepped with its joints exact (projectTreesInJointSpace): its
+  // configuration is read from the bodies every step, never kept from the last, so a world
+  // loaded from any step's state continues exactly as the original.
+  const auto build = [](World& w) { scenes::buildHingeChain(w); };
+  const auto [diverged, checked] = divergedResumes(build, 150, 10, 20, 30, kDt);
+  EXPECT_GE(checked, 5);
+  EXPECT_EQ(diverged, 0) << "of " << checked;
+}
+
 TEST(Articulation, NoContactEndsAStepPastItsFrictionCone) {
   // The heap's solves often stop unconverged at 20 sweeps; a friction pair was bounded by its
   // normal as it stood when swept, and a later row could lower that normal: 45 of 5352 points
