@@ -253,7 +253,7 @@ class Articulation {
   Mat3 worldInertia(const Link& l, const Mat3& rotation) const;
   /// One Newton step of projectOntoJoints into momentum_ (dq) from the current configuration
   /// towards the bodies' poses (offsets_); false when the recursion fails.
-  bool projectionStep(std::span<const RigidBody> bodies);
+  bool projectionStep();
   /// projectionStep for a tree of hinges (hingesOnly_), with or without the offsets' stiffness;
   /// false when the step would not descend (or, with it, a pivot is not positive).
   bool hingeProjectionStep(bool stiffness);

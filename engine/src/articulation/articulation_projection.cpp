@@ -241,7 +241,7 @@ void Articulation::projectVelocities(double dt, std::span<RigidBody> bodies,
   }
 }
 
-bool Articulation::projectionStep(std::span<const RigidBody> bodies) {
+bool Articulation::projectionStep() {
   // Each link's offset from its integrated pose (offsets_) as a spatial force about
   // motionOrigin_ in the mass metric, f = [I dtheta + r x F; F], F = m (c* - c): the distance's
   // gradient is -J^T f. Its Hessian is H = J^T M J (the joint-space inertia) plus the forces'
@@ -254,7 +254,6 @@ bool Articulation::projectionStep(std::span<const RigidBody> bodies) {
   // Where K makes the step climb (offsets pushing links together), Gauss-Newton's, always
   // downhill.
   if (hingesOnly_) return hingeProjectionStep(true) || hingeProjectionStep(false);
-  (void)bodies;
   for (size_t i = 0; i < links_.size(); ++i) {
     const Link& l = links_[i];
     const Vec3 r = l.worldPosition - motionOrigin_;
@@ -308,7 +307,7 @@ int Articulation::projectOntoJoints(std::span<RigidBody> bodies, int maxIteratio
   motionOrigin_ = links_[0].worldPosition;
   int iterations = 0;
   while (iterations < maxIterations) {
-    if (!projectionStep(bodies)) return -1;
+    if (!projectionStep()) return -1;
     ++iterations;
     for (size_t i = 0; i < links_.size(); ++i) {
       stepStartAngle_[i] = links_[i].angle;
