@@ -351,12 +351,11 @@ class Articulation {
   /// by link: its world inertia about its centre and g for hingeSolve
   std::vector<Mat3> linkInertia_;
   std::vector<Vec3> linkArm_;
-  /// by link: hingeSolve's articulated inertia X, bias force, DOF motion s, U = X s, 1 / s^T U,
-  /// u and the link's motion
+  /// by link: hingeSolve's articulated inertia X, bias force, U = X s (s the DOF's
+  /// worldMotion_), 1 / s^T U, u and the link's motion
   struct HingeAba {
     Mat6 inertia = Mat6::Zero();
-    Vec6 bias = Vec6::Zero(), motionAxis = Vec6::Zero(), response = Vec6::Zero(),
-         motion = Vec6::Zero();
+    Vec6 bias = Vec6::Zero(), response = Vec6::Zero(), motion = Vec6::Zero();
     double inversePivot = 0.0, torque = 0.0;
   };
   std::vector<HingeAba> hingeAba_;

@@ -129,14 +129,12 @@ bool Articulation::hingeSolve() {
     x.bottomLeftCorner<3, 3>() = -l.mass * skew(r);
     x.bottomRightCorner<3, 3>() = l.mass * Mat3::Identity();
     h.bias = -linkForces_[i];
-    const Vec3 axis = l.rotation * l.motionSubspace.col(0).head<3>();
-    h.motionAxis =
-        spatialVector(axis, l.rotation * l.motionSubspace.col(0).tail<3>() + r.cross(axis));
+    setWorldMotions(l, r);
   }
   for (size_t i = n; i-- > 0;) {
     const Link& l = links_[i];
     HingeAba& h = hingeAba_[i];
-    const Vec6& s = h.motionAxis;
+    const Vec6& s = worldMotion_[static_cast<size_t>(l.dof)];
     h.response.noalias() = h.inertia * s;
     const double d = s.dot(h.response);
     if (!(d > 0.0)) return false;  // a stiffness made the Hessian indefinite here
@@ -153,13 +151,13 @@ bool Articulation::hingeSolve() {
     if (l.parent < 0) {
       const double dq = h.inversePivot * h.torque;
       momentum_[l.dof] = dq;
-      h.motion = h.motionAxis * dq;
+      h.motion = worldMotion_[static_cast<size_t>(l.dof)] * dq;
       continue;
     }
     const Vec6& parentMotion = hingeAba_[static_cast<size_t>(l.parent)].motion;
     const double dq = h.inversePivot * (h.torque - h.response.dot(parentMotion));
     momentum_[l.dof] = dq;
-    h.motion = parentMotion + h.motionAxis * dq;
+    h.motion = parentMotion + worldMotion_[static_cast<size_t>(l.dof)] * dq;
   }
   return true;
 }
