@@ -16,15 +16,6 @@ namespace {
 /// Halvings of a Newton step before the projection gives up improving.
 constexpr int kMaxStepHalvings = 30;
 
-/// Rotation vector of R_target R^T for the small turns left between a body and its pose on the
-/// joints (the antisymmetric part's axial vector: exact to the third order in the angle).
-Vec3 smallTurn(const Mat3& target, const Mat3& rotation) {
-  // (T R^T)(i, j) = T.row(i) . R.row(j): only the six entries off the diagonal.
-  const auto entry = [&](int i, int j) { return target.row(i).dot(rotation.row(j)); };
-  return 0.5 *
-         Vec3(entry(2, 1) - entry(1, 2), entry(0, 2) - entry(2, 0), entry(1, 0) - entry(0, 1));
-}
-
 /// cos(x) and sin(x); below 0.1 rad (a Newton step's turn but the first few of a whip) by
 /// their series to x^8 and x^9, exact to double precision (the next terms are < 3e-17) and a
 /// fraction of a libm call.
@@ -42,12 +33,36 @@ void cosineAndSine(double x, double& c, double& s) {
 }  // namespace
 
 double Articulation::measureOffset(size_t i) {
+  // Written out a coordinate at a time, as placeHinges: vectors built from scalars and read
+  // back as vectors stalled store forwarding here (session 31).
   const Link& l = links_[i];
-  const Vec3 turn = smallTurn(targetRotation_[i], l.rotation);
-  const Vec3 shift = targetPosition_[i] - l.worldPosition;
-  const Vec3 turnInBody = l.rotation.transpose() * turn;
-  offsets_[i] = spatialVector(turn, shift);
-  return l.mass * shift.squaredNorm() + turnInBody.dot(l.inertia * turnInBody);
+  const Mat3& target = targetRotation_[i];
+  const Mat3& rotation = l.rotation;
+  // The rotation vector of T R^T for the small turns left between a body and its pose on the
+  // joints (the antisymmetric part's axial vector, exact to the third order in the angle);
+  // (T R^T)(a, b) = T.row(a) . R.row(b).
+  const auto entry = [&](int a, int b) {
+    return target(a, 0) * rotation(b, 0) + target(a, 1) * rotation(b, 1) +
+           target(a, 2) * rotation(b, 2);
+  };
+  const double turn[3] = {0.5 * (entry(2, 1) - entry(1, 2)), 0.5 * (entry(0, 2) - entry(2, 0)),
+                          0.5 * (entry(1, 0) - entry(0, 1))};
+  const Vec3& targetPosition = targetPosition_[i];
+  const double shift[3] = {targetPosition.x() - l.worldPosition.x(),
+                           targetPosition.y() - l.worldPosition.y(),
+                           targetPosition.z() - l.worldPosition.z()};
+  double turnInBody[3];  // R^T turn
+  for (int k = 0; k < 3; ++k)
+    turnInBody[k] = rotation(0, k) * turn[0] + rotation(1, k) * turn[1] + rotation(2, k) * turn[2];
+  double rotational = 0.0;
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) rotational += turnInBody[a] * l.inertia(a, b) * turnInBody[b];
+  Vec6& offset = offsets_[i];
+  for (int k = 0; k < 3; ++k) {
+    offset[k] = turn[k];
+    offset[3 + k] = shift[k];
+  }
+  return l.mass * (shift[0] * shift[0] + shift[1] * shift[1] + shift[2] * shift[2]) + rotational;
 }
 
 double Articulation::measureOffsets() {
@@ -61,19 +76,40 @@ double Articulation::placeHinges(std::span<const RigidBody> bodies, bool measure
   // Q_P Rx(theta) Q_C^T = P0 + cos(theta) P1 + sin(theta) P2 (hingeFrames_, the angles' cosines
   // and sines in hingeCos_ and hingeSin_), no quaternion products; only the links' rotations
   // and centres - and, while at it (`measure`), measureOffsets'.
+  // The parent's pose read in place and the products written out a column at a time: copies
+  // and temporaries stored a double at a time and read back two at a time stalled store
+  // forwarding on this serial chain (session 31).
+  static const Mat3 kIdentity = Mat3::Identity();
+  static const Vec3 kOrigin = Vec3::Zero();
   double sum = 0.0;
   for (size_t i = 0; i < links_.size(); ++i) {
     Link& l = links_[i];
-    Mat3 parentRotation;
-    Vec3 parentPosition;
-    parentPose(l, bodies, parentRotation, parentPosition);
+    const Mat3* parentRotation = &kIdentity;
+    const Vec3* parentPosition = &kOrigin;
+    if (l.parent >= 0) {
+      const Link& p = links_[static_cast<size_t>(l.parent)];
+      parentRotation = &p.rotation;
+      parentPosition = &p.worldPosition;
+    } else if (l.staticParent >= 0) {
+      const RigidBody& p = bodies[static_cast<size_t>(l.staticParent)];
+      parentRotation = &p.rotation;
+      parentPosition = &p.position;
+    }
+    const Mat3& pr = *parentRotation;
     const double c = hingeCos_[i], s = hingeSin_[i];
     const HingeFrames& f = hingeFrames_[i];
-    const Mat3 relative = f.fixed + c * f.cosine + s * f.sine;
-    l.rotation = parentRotation * relative;
-    l.worldPosition =
-        parentPosition +
-        parentRotation * (l.anchorInParent - (f.fixedArm + c * f.cosineArm + s * f.sineArm));
+    for (int k = 0; k < 3; ++k) {
+      const double r0 = f.fixed(0, k) + c * f.cosine(0, k) + s * f.sine(0, k);
+      const double r1 = f.fixed(1, k) + c * f.cosine(1, k) + s * f.sine(1, k);
+      const double r2 = f.fixed(2, k) + c * f.cosine(2, k) + s * f.sine(2, k);
+      for (int a = 0; a < 3; ++a) l.rotation(a, k) = pr(a, 0) * r0 + pr(a, 1) * r1 + pr(a, 2) * r2;
+    }
+    double arm[3];
+    for (int k = 0; k < 3; ++k)
+      arm[k] = l.anchorInParent[k] - (f.fixedArm[k] + c * f.cosineArm[k] + s * f.sineArm[k]);
+    for (int a = 0; a < 3; ++a)
+      l.worldPosition[a] =
+          (*parentPosition)[a] + (pr(a, 0) * arm[0] + pr(a, 1) * arm[1] + pr(a, 2) * arm[2]);
     if (measure) sum += measureOffset(i);
   }
   return 0.5 * sum;
@@ -122,12 +158,21 @@ bool Articulation::hingeSolve() {
     HingeAba& h = hingeAba_[i];
     const Vec3 r = l.worldPosition - motionOrigin_;
     const Vec3& g = linkArm_[i];
+    // Written entry by entry: skew()'s temporaries, stored a double at a time and read back
+    // two at a time, stalled store forwarding here (a third of this function's time, session 31).
     Mat6& x = h.inertia;
-    x.topLeftCorner<3, 3>() = linkInertia_[i] - r * g.transpose();
-    x.topLeftCorner<3, 3>().diagonal().array() += r.dot(g);
-    x.topRightCorner<3, 3>() = skew(g);
-    x.bottomLeftCorner<3, 3>() = -l.mass * skew(r);
-    x.bottomRightCorner<3, 3>() = l.mass * Mat3::Identity();
+    const Mat3& ic = linkInertia_[i];
+    const double rg = r.dot(g), m = l.mass;
+    for (int c = 0; c < 3; ++c)
+      for (int k = 0; k < 3; ++k) x(k, c) = ic(k, c) - r[k] * g[c] + (k == c ? rg : 0.0);
+    x(0, 3) = 0.0, x(1, 3) = g.z(), x(2, 3) = -g.y();  // [g]x
+    x(0, 4) = -g.z(), x(1, 4) = 0.0, x(2, 4) = g.x();
+    x(0, 5) = g.y(), x(1, 5) = -g.x(), x(2, 5) = 0.0;
+    x(3, 0) = 0.0, x(4, 0) = -m * r.z(), x(5, 0) = m * r.y();  // -m [r]x
+    x(3, 1) = m * r.z(), x(4, 1) = 0.0, x(5, 1) = -m * r.x();
+    x(3, 2) = -m * r.y(), x(4, 2) = m * r.x(), x(5, 2) = 0.0;
+    for (int c = 3; c < 6; ++c)
+      for (int k = 3; k < 6; ++k) x(k, c) = k == c ? m : 0.0;
     h.bias = -linkForces_[i];
     setWorldMotions(l, r);
   }
@@ -163,14 +208,41 @@ bool Articulation::hingeSolve() {
 }
 
 bool Articulation::hingeProjectionStep(bool stiffness) {
+  // Coordinate by coordinate, from registers (see placeHinges): worldInertia's matrix returned
+  // through memory and read back stalled store forwarding here (session 31).
   for (size_t i = 0; i < links_.size(); ++i) {
     const Link& l = links_[i];
-    const Vec3 r = l.worldPosition - motionOrigin_;
-    const Vec3 force = l.mass * offsets_[i].tail<3>();
-    linkInertia_[i] = worldInertia(l, l.rotation);
-    linkForces_[i] =
-        spatialVector(linkInertia_[i] * Vec3(offsets_[i].head<3>()) + r.cross(force), force);
-    linkArm_[i] = stiffness ? Vec3(l.mass * r + force) : Vec3(l.mass * r);
+    const Mat3& rotation = l.rotation;
+    double inertia[3][3];  // R I R^T
+    for (int a = 0; a < 3; ++a)
+      for (int b = a; b < 3; ++b) {
+        double sum = 0.0;
+        for (int k = 0; k < 3; ++k) {
+          const double bodyRow = l.principalInertia ? l.inertia(k, k) * rotation(b, k)
+                                                    : l.inertia(k, 0) * rotation(b, 0) +
+                                                          l.inertia(k, 1) * rotation(b, 1) +
+                                                          l.inertia(k, 2) * rotation(b, 2);
+          sum += rotation(a, k) * bodyRow;
+        }
+        inertia[a][b] = inertia[b][a] = sum;
+      }
+    const Vec6& offset = offsets_[i];
+    double r[3], force[3];
+    for (int k = 0; k < 3; ++k) {
+      r[k] = l.worldPosition[k] - motionOrigin_[k];
+      force[k] = l.mass * offset[3 + k];
+    }
+    Mat3& worldInertia = linkInertia_[i];
+    Vec6& spatialForce = linkForces_[i];
+    Vec3& arm = linkArm_[i];
+    for (int a = 0; a < 3; ++a) {
+      for (int b = 0; b < 3; ++b) worldInertia(a, b) = inertia[a][b];
+      const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
+      spatialForce[a] = inertia[a][0] * offset[0] + inertia[a][1] * offset[1] +
+                        inertia[a][2] * offset[2] + (r[a1] * force[a2] - r[a2] * force[a1]);
+      spatialForce[3 + a] = force[a];
+      arm[a] = stiffness ? l.mass * r[a] + force[a] : l.mass * r[a];
+    }
   }
   if (!hingeSolve()) return false;
   double slope = 0.0;  // -dPhi along the step: the links' motions against their offset forces
