@@ -75,13 +75,12 @@ double Articulation::placeHinges(std::span<const RigidBody> bodies, bool measure
   // updatePoses for a tree of hinges: each joint's rotation child -> parent
   // Q_P Rx(theta) Q_C^T = P0 + cos(theta) P1 + sin(theta) P2 (hingeFrames_, the angles' cosines
   // and sines in hingeCos_ and hingeSin_), no quaternion products; only the links' rotations
-  // and centres - and, while at it (`measure`), measureOffsets'.
+  // and centres - and then (`measure`) measureOffsets.
   // The parent's pose read in place and the products written out a column at a time: copies
   // and temporaries stored a double at a time and read back two at a time stalled store
   // forwarding on this serial chain (session 31).
   static const Mat3 kIdentity = Mat3::Identity();
   static const Vec3 kOrigin = Vec3::Zero();
-  double sum = 0.0;
   for (size_t i = 0; i < links_.size(); ++i) {
     Link& l = links_[i];
     const Mat3* parentRotation = &kIdentity;
@@ -110,9 +109,10 @@ double Articulation::placeHinges(std::span<const RigidBody> bodies, bool measure
     for (int a = 0; a < 3; ++a)
       l.worldPosition[a] =
           (*parentPosition)[a] + (pr(a, 0) * arm[0] + pr(a, 1) * arm[1] + pr(a, 2) * arm[2]);
-    if (measure) sum += measureOffset(i);
   }
-  return 0.5 * sum;
+  // Measured after the whole tree is placed, not link by link: the positions just stored would
+  // be read back before their stores complete.
+  return measure ? measureOffsets() : 0.0;
 }
 
 void Articulation::readHingeConfiguration(std::span<const RigidBody> bodies) {
@@ -376,6 +376,7 @@ int Articulation::projectOntoJoints(std::span<RigidBody> bodies, int maxIteratio
   }
   motionOrigin_ = links_[0].worldPosition;
   int iterations = 0;
+  double previousLargest = 0.0;
   while (iterations < maxIterations) {
     if (!projectionStep()) return -1;
     ++iterations;
@@ -418,7 +419,12 @@ int Articulation::projectOntoJoints(std::span<RigidBody> bodies, int maxIteratio
     }
     if (!std::isfinite(trial)) return -1;
     distance = trial;
+    // Done after a step within the tolerance, or once the next is foreseen within it: the
+    // steps shrink at least as fast as they have been (by largest / previousLargest, linearly
+    // far from the nearest pose, faster - Newton squares them - near it), a solve saved.
     if (largest <= tolerance) break;
+    if (previousLargest > 0.0 && largest * (largest / previousLargest) <= tolerance) break;
+    previousLargest = scale == 1.0 ? largest : 0.0;  // a halved step foretells nothing
   }
   // The poses to the bodies; each keeps its body-frame momentum (its angular momentum turns
   // with it, as World::moveBody's corrections do), so the projection adds no kinetic energy.

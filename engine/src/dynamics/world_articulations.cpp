@@ -26,11 +26,11 @@ bool stopWithinReach(double gap, double rate, double dt) {
 }
 
 /// Newton steps of a tree's joint-space projection (Articulation::projectOntoJoints) and the
-/// joint-coordinate step (rad) after which it stops: near the nearest pose Newton squares the
-/// step (5.6e-3, 6.7e-4, 8.5e-6 rad in a whip), so after one of 1e-3 the pose is ~1e-5 rad from
-/// it. Chain100 keeps the same energy stopping there as at 1e-7 (0.647 of E0 after 10 s) in 4.6
-/// steps a step against 6.1; chain30 in 1.5 against 2.7. Cut short the pose is still on the
-/// joints, only not the nearest.
+/// joint-coordinate step (rad) after which it stops, or which it foresees the next step within:
+/// near the nearest pose Newton squares the step (5.6e-3, 6.7e-4, 8.5e-6 rad in a whip), so the
+/// pose is left within ~1e-3 rad of it at most. Chain100 keeps the same energy stopping there as
+/// at 1e-7 (0.647 of E0 after 10 s) in 4.1 steps a step against 6.1; chain30 in 1.4 against 2.7.
+/// Cut short the pose is still on the joints, only not the nearest.
 constexpr int kTreeProjectionIterations = 20;
 constexpr double kTreeProjectionTolerance = 1e-3;
 
