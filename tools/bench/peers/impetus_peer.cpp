@@ -35,7 +35,8 @@ class ImpetusPeer final : public PeerEngine {
          "their split impulses' too (Articulation); deeper fixed-base trees of hinges that "
          "nothing touches (the chains) stepped with their joints exact: momenta and poses "
          "projected onto the joints in linear time (the poses by Newton to the nearest, "
-         "stopping after a step below 0.001 rad); other joints of "
+         "stopping after a step below 0.001 rad or once the next is foreseen below it); other "
+         "joints of "
          "a tree, their pushing limits, "
          "resting contacts and sticking friction solved exactly (EqualityTree), "
       << s.velocityIterations << " velocity iterations (stop at " << s.impulseTolerance
