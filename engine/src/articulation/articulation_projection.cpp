@@ -320,8 +320,8 @@ bool Articulation::projectionStep() {
   // summed over the links below j (s = [u; o x u], i an ancestor of j). That is J^T M J's form
   // with each link's inertia plus its K, so the articulated-body recursion solves it in linear
   // time. A long chain's offsets sum to a tension down the chain; without K (Gauss-Newton) the
-  // step overshoots along it and converges linearly: chain100 took 13.9 steps a step, now 5.8.
-  // Where K makes the step climb (offsets pushing links together), Gauss-Newton's, always
+  // step overshoots along it and converges linearly: chain100 takes 8.1 steps a step without K, 4.1
+  // with it. Where K makes the step climb (offsets pushing links together), Gauss-Newton's, always
   // downhill.
   if (hingesOnly_) return hingeProjectionStep(true) || hingeProjectionStep(false);
   for (size_t i = 0; i < links_.size(); ++i) {
