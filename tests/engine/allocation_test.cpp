@@ -202,7 +202,7 @@ TEST(Allocation, ARagdollFallingOnTheGroundStepsWithoutAllocating) {
   }
   // Warm-up is a rehearsal: the fall is stepped once, then again from the same state (bit for
   // bit the same steps), counted - the landing included. The buffers grow to the fall's busiest
-  // step, which moves with any change to the solver (a variant tried in session 19 bounced the
+  // step, which moves with any change to the solver (a solver variant once bounced the
   // chain for seconds, to 20 contacts at 2.2 s, long after a fixed 150-step warm-up); a fixed
   // warm-up length would only guess it.
   StateWriter start;

@@ -221,8 +221,8 @@ TEST(ImpetusPeer, Chain30InTheBenchmarkKeepsItsJointsClosed) {
 TEST(ImpetusPeer, RagdollDropKeepsItsJointsClosedAndItsStops) {
   // The ragdoll goal: gaps < 5 mm through the 1 m drop and the landing on hands and feet
   // (peers: 3-5 cm, hinge axes 0.3-1.1 rad). Its hinges stay aligned and at their stops too:
-  // a hand taking the body's weight, a foot pushed by the ground. Measured as an articulation
-  // (session 22): 0 um and 0 rad (the joints are its coordinates), a stop passed by 0.010 rad
+  // a hand taking the body's weight, a foot pushed by the ground. Measured as an articulation:
+  // 0 um and 0 rad (the joints are its coordinates), a stop passed by 0.010 rad
   // for a step of the landing (its sweeps capped; split impulses push it back); with the rows
   // 0.26 mm, 0.002 rad, 0.000 rad; before limits joined their exact tree solve 3.3 cm, 0.27
   // rad, 0.74 rad. Peers: 0.15-0.60 rad past a stop.
@@ -240,7 +240,7 @@ TEST(ImpetusPeer, RagdollDroppedFromHigherStillKeepsItsJointsAndStops) {
   // hand and both feet on the floor. Each resting limb is a loop through the ground; swept, they
   // left 8.9 mm gaps and a wrist 0.18 rad past its stop; as compliant leaves of the exact tree
   // (EqualityTree) 0.46 mm and 0.000 rad. The other heights: 0.36 mm / 0.71 mm, 0.000 rad.
-  // As an articulation (session 22): 0 um, 0 rad, stops passed by at most 0.010 rad.
+  // As an articulation: 0 um, 0 rad, stops passed by at most 0.010 rad.
   for (const double raise : {0.25, 0.4, 0.5}) {
     const BenchScene s = raisedScene(ragdollScene(), raise);
     auto engine = makeImpetusPeer();

@@ -221,7 +221,7 @@ class Articulation {
   /// motion origin, the same for every link below it), r its centre less motionOrigin_. Always
   /// inlined: compiled apart, the same arithmetic rounds differently (fused multiply-adds), and
   /// the bench ragdoll's chaotic landing then ends with its head rolling on the floor for good,
-  /// never asleep, at a third of the speed (session 26).
+  /// never asleep, at a third of the speed.
   [[gnu::always_inline]] void setWorldMotions(const Link& l, const Vec3& r) {
     for (int k = 0; k < l.dofCount; ++k) {
       const Vec6& s = l.motionSubspace.col(k);

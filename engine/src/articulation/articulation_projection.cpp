@@ -34,7 +34,7 @@ void cosineAndSine(double x, double& c, double& s) {
 
 double Articulation::measureOffset(size_t i) {
   // Written out a coordinate at a time, as placeHinges: vectors built from scalars and read
-  // back as vectors stalled store forwarding here (session 31).
+  // back as vectors stalled store forwarding here.
   const Link& l = links_[i];
   const Mat3& target = targetRotation_[i];
   const Mat3& rotation = l.rotation;
@@ -78,7 +78,7 @@ double Articulation::placeHinges(std::span<const RigidBody> bodies, bool measure
   // and centres - and then (`measure`) measureOffsets.
   // The parent's pose read in place and the products written out a column at a time: copies
   // and temporaries stored a double at a time and read back two at a time stalled store
-  // forwarding on this serial chain (session 31).
+  // forwarding on this serial chain.
   static const Mat3 kIdentity = Mat3::Identity();
   static const Vec3 kOrigin = Vec3::Zero();
   for (size_t i = 0; i < links_.size(); ++i) {
@@ -159,7 +159,7 @@ bool Articulation::hingeSolve() {
     const Vec3 r = l.worldPosition - motionOrigin_;
     const Vec3& g = linkArm_[i];
     // Written entry by entry: skew()'s temporaries, stored a double at a time and read back
-    // two at a time, stalled store forwarding here (a third of this function's time, session 31).
+    // two at a time, stalled store forwarding here (a third of this function's time).
     Mat6& x = h.inertia;
     const Mat3& ic = linkInertia_[i];
     const double rg = r.dot(g), m = l.mass;
@@ -209,7 +209,7 @@ bool Articulation::hingeSolve() {
 
 bool Articulation::hingeProjectionStep(bool stiffness) {
   // Coordinate by coordinate, from registers (see placeHinges): worldInertia's matrix returned
-  // through memory and read back stalled store forwarding here (session 31).
+  // through memory and read back stalled store forwarding here.
   for (size_t i = 0; i < links_.size(); ++i) {
     const Link& l = links_[i];
     const Mat3& rotation = l.rotation;

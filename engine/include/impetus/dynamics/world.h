@@ -66,7 +66,7 @@ struct WorldSettings {
   /// offsets' geometric stiffness). Other untouched fixed-base trees the rows step (balls,
   /// damped hinges, a stop within reach) get that pose projection before the position pass.
   /// Chain100: joints exact (the rows leave up to 0.14 mm), 0.65 of E0 kept after 10 s (the rows
-  /// 0.56), 0.68 of the rows' instructions a step (session 30). Needs directJoints and a
+  /// 0.56), 0.68 of the rows' instructions a step. Needs directJoints and a
   /// position pass.
   bool projectTreesInJointSpace = true;
 };
