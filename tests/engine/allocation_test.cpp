@@ -220,6 +220,27 @@ TEST(Allocation, ARagdollFallingOnTheGroundStepsWithoutAllocating) {
   EXPECT_GE(mostContacts, 10);  // the limbs land: contacts came and went while counted
 }
 
+TEST(Allocation, FastSmallBodiesSweptAgainstWallsStepWithoutAllocating) {
+  // scenes/contact-stress.xml: bodies swept against box and mesh walls (continuous collision),
+  // capsules on triangles, small objects landing. A rehearsal, as for the ragdoll: the first
+  // run grows the buffers to the busiest step.
+  LoadedScene s = loadScene(std::string(IMPETUS_SCENES_DIR) + "/contact-stress.xml");
+  World& world = *s.world;
+  StateWriter start;
+  world.saveState(start);
+  for (int i = 0; i < 300; ++i) ASSERT_TRUE(world.step(0.01).ok);
+  StateReader rewind(start.bytes());
+  world.loadState(rewind);
+  int swept = 0;
+  EXPECT_EQ(allocationsWhile(0, 300,
+                             [&] {
+                               ASSERT_TRUE(world.step(0.01).ok);
+                               swept += world.statistics().sweptBodies;
+                             }),
+            0);
+  EXPECT_GT(swept, 0);  // continuous collision ran while counted
+}
+
 TEST(Allocation, TheIkBlockSolvesWithoutAllocating) {
   // A two-link arm teleoperated through the scheme's ik block (tree coordinates + IK each step).
   World world;

@@ -26,6 +26,24 @@ class CollisionWorld {
 
   /// Attaches a shape to a body (throws std::invalid_argument for unsupported combinations).
   void addShape(BodyId id, const RigidBody& body, const ShapeDesc& shape);
+  /// A moving body is a link of a jointed mechanism (a joint holds it): its contact points merge
+  /// within the fixed 5 cm breaking distance rather than within the bodies' own size (detect).
+  void markJointed(BodyId id);
+  /// Whether body `id` is a link of a jointed mechanism (markJointed).
+  bool isJointed(BodyId id) const;
+  /// The smallest half-dimension of body `id`'s shapes (unit: m; infinite without shapes).
+  double featureSize(BodyId id) const;
+  /// The farthest body `id`'s shapes reach from its centre of mass (unit: m; 0 without shapes).
+  double boundingRadius(BodyId id) const;
+  /// Continuous collision (continuous_collision.h): the fraction in (0, 1] of body `id`'s
+  /// motion from the pose (`startPosition`, `startOrientation`) to its pose in `bodies` at which
+  /// one of its shapes first comes within 1 mm of a static or kinematic body's shape (conservative
+  /// advancement, Bullet's btContinuousConvexCollision); 1 if none does. A shape already that
+  /// close at the start (a resting or sliding contact, which the contact rows hold) is swept as a
+  /// core instead - a sphere of half its feature size about the body's centre - so that it still
+  /// cannot pass through what it touches.
+  double timeOfImpact(std::span<const RigidBody> bodies, BodyId id, const Vec3& startPosition,
+                      const Quat& startOrientation);
   /// Contacts between these two bodies are (not) generated.
   void setPairEnabled(BodyId a, BodyId b, bool enabled);
   /// Moves the collision objects to the bodies' poses and finds this step's contact points,

@@ -1,5 +1,8 @@
 #include "contact_manifold.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace impetus {
 
 bool refreshContactPoint(ContactPoint& c, const RigidBody& a, const RigidBody& b,
@@ -10,6 +13,35 @@ bool refreshContactPoint(ContactPoint& c, const RigidBody& a, const RigidBody& b
   if (c.separation > breakingDistance) return false;
   const Vec3 sideways = onB - (onA + c.separation * c.normal);
   return sideways.squaredNorm() <= driftDistance * driftDistance;
+}
+
+double smallestHalfExtent(const ShapeDesc& shape) {
+  switch (shape.type) {
+    case ShapeType::Box:
+      return 0.5 * shape.size.minCoeff();
+    case ShapeType::Sphere:
+    case ShapeType::Capsule:
+      return shape.radius;
+    case ShapeType::Cylinder:
+      return std::min(shape.radius, 0.5 * shape.length);
+    case ShapeType::ConvexHull: {
+      if (shape.vertices.empty()) break;
+      Vec3 lo = shape.vertices.front(), hi = lo;
+      for (const Vec3& v : shape.vertices) {
+        lo = lo.cwiseMin(v);
+        hi = hi.cwiseMax(v);
+      }
+      return 0.5 * (hi - lo).minCoeff();
+    }
+    default:
+      break;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+double pointMatchDistance(double featureSizeA, double featureSizeB, double minimum,
+                          double maximum) {
+  return std::clamp(0.5 * std::min(featureSizeA, featureSizeB), minimum, maximum);
 }
 
 int slotToReplace(std::span<const ContactPoint, kManifoldCapacity> p,
@@ -37,10 +69,11 @@ int slotToReplace(std::span<const ContactPoint, kManifoldCapacity> p,
 }
 
 int matchingSlot(std::span<const ContactPoint> points, const ContactPoint& incoming,
-                 double matchDistance) {
+                 double matchDistance, unsigned taken) {
   int best = -1;
   double nearest = matchDistance * matchDistance;
   for (size_t i = 0; i < points.size(); ++i) {
+    if (taken & (1u << i)) continue;
     const double d2 = (points[i].localA - incoming.localA).squaredNorm();
     if (d2 < nearest) {
       nearest = d2;

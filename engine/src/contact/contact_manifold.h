@@ -7,6 +7,7 @@
 #include <span>
 
 #include "impetus/contact/contact_point.h"
+#include "impetus/contact/shape.h"
 #include "impetus/dynamics/rigid_body.h"
 
 namespace impetus {
@@ -20,13 +21,27 @@ constexpr int kManifoldCapacity = 4;
 bool refreshContactPoint(ContactPoint& c, const RigidBody& a, const RigidBody& b,
                          double breakingDistance, double driftDistance);
 
+/// The smallest half-dimension of a shape (unit: m): a box's least half edge, a sphere's,
+/// capsule's or cylinder's radius (or half length), a hull's least half extent; infinite for a
+/// plane, mesh or heightfield. Two contact points on a body are no closer than about this.
+double smallestHalfExtent(const ShapeDesc& shape);
+
+/// How far a point may move between steps and still be the same point (unit: m): half the
+/// smaller feature size of the two bodies (smallestHalfExtent over their shapes), within
+/// [minimum, maximum]. A fixed distance larger than a small body merged its corners.
+double pointMatchDistance(double featureSizeA, double featureSizeB, double minimum, double maximum);
+
 /// Which slot of a full manifold a new point replaces: the deepest point stays, and of the four
 /// candidate sets the one spanning the largest area wins (Bullet's sortCachedPoints).
 int slotToReplace(std::span<const ContactPoint, kManifoldCapacity> points,
                   const ContactPoint& incoming);
 
-/// Slot of the point of `points` nearest `incoming` on body A within `matchDistance`, or -1.
+/// Slot of the point of `points` nearest `incoming` on body A within `matchDistance`, or -1;
+/// slots whose bit is set in `taken` are passed over. A manifold's fresh points are matched only
+/// against the points it kept from the last step, each kept point taken once: matched against
+/// each other, a small box's four corners (closer than `matchDistance`) replaced one another
+/// and the box rested on one point and sank.
 int matchingSlot(std::span<const ContactPoint> points, const ContactPoint& incoming,
-                 double matchDistance);
+                 double matchDistance, unsigned taken = 0);
 
 }  // namespace impetus

@@ -3,6 +3,7 @@
 #include "../articulation/articulation.h"
 #include "../articulation/articulation_rows.h"
 #include "../contact/collision_world.h"
+#include "../contact/continuous_collision.h"
 #include "impetus/drives/motor_rows.h"
 #include "impetus/util/headroom.h"
 
@@ -42,7 +43,9 @@ World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 
 World::World(WorldSettings settings)
-    : settings_(settings), collision_(std::make_unique<CollisionWorld>()) {
+    : settings_(settings),
+      collision_(std::make_unique<CollisionWorld>()),
+      continuous_(std::make_unique<ContinuousCollision>()) {
   rows_.setCacheActiveSets(true);  // the velocity rows are iterated; the position rows are not
   RigidBodyDesc ground;
   ground.name = "world";
@@ -81,6 +84,8 @@ void World::registerJoint(std::unique_ptr<Joint> joint) {
   wake(joint->parent());  // a new link: both islands become one
   wake(joint->child());
   collision_->setPairEnabled(joint->parent(), joint->child(), false);
+  for (const BodyId id : {joint->parent(), joint->child()})  // the ground is no link
+    if (body(id).isDynamic()) collision_->markJointed(id);
   joints_.push_back(std::move(joint));
   articulationsDirty_ = true;
 }
@@ -340,9 +345,11 @@ StepStatus World::substep(double dt) {
   stepArticulations(dt);
   const auto t3 = Clock::now();
 
+  continuous_->noteFastBodies(bodies_, velocities_, *collision_, dt);
   integratePositions(dt, velocities_);
   for (size_t slot = 1; slot < rotorSpeeds_.size(); ++slot)
     rotorAngles_[slot] += dt * rotorSpeeds_[slot];
+  const int swept = collision_->empty() ? 0 : continuous_->sweep(bodies_, *collision_);
   const auto t4 = Clock::now();
 
   solvePositions(dt);
@@ -367,6 +374,7 @@ StepStatus World::substep(double dt) {
   statistics_.outOfTime = velocityResult.outOfTime;
   statistics_.stalled = velocityResult.stalled;
   statistics_.contacts = static_cast<int>(contacts_.size());
+  statistics_.sweptBodies = swept;
   statistics_.sleepingBodies = sleepingCount_;
   statistics_.integrateVelocitySeconds = seconds(t0, tc);
   statistics_.collideSeconds = seconds(tc, t1);

@@ -16,6 +16,7 @@ struct StepStatistics {
   bool stalled = false;  ///< velocity iterations stopped in a slow mode (stallVelocity)
   // Stage timings (unit: s), in step order.
   int contacts = 0;        ///< contact points this step
+  int sweptBodies = 0;     ///< fast bodies put back by continuous collision this step
   int sleepingBodies = 0;  ///< bodies asleep after the step (WorldSettings::sleep)
   double integrateVelocitySeconds = 0.0;
   double collideSeconds = 0.0;

@@ -72,6 +72,7 @@ struct WorldSettings {
 };
 
 class CollisionWorld;
+class ContinuousCollision;
 class Articulation;
 class ArticulationRows;
 class StateWriter;
@@ -337,6 +338,7 @@ class World {
   double motorEffectiveInertia(const MotorEntry& m) const;
   std::vector<MotorEntry> motors_;
   std::unique_ptr<CollisionWorld> collision_;
+  std::unique_ptr<ContinuousCollision> continuous_;  ///< fast bodies swept (continuous_collision.h)
   MaterialTable materials_;
   std::vector<ContactPoint> contacts_;
   size_t awakeContactCount_ = 0;       ///< contacts_[0, this) involve no sleeping body
