@@ -315,11 +315,71 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
           (swapped ? m_body0Wrap : m_body1Wrap)->getCollisionObject();
       const BodyObject& oa = *owner.byBody[static_cast<size_t>(objectA->getUserIndex())];
       const BodyObject& ob = *owner.byBody[static_cast<size_t>(objectB->getUserIndex())];
-      const btVector3 pointOnA = pointOnB + normalOnB * depth;
-      owner.addFresh(
-          owner.pairContact(oa, swapped ? m_index1 : m_index0, ob, swapped ? m_index0 : m_index1),
-          toVec3(objectA->getWorldTransform().invXform(pointOnA)),
-          toVec3(objectB->getWorldTransform().invXform(pointOnB)), -toVec3(normalOnB), depth);
+      const int childA = swapped ? m_index1 : m_index0, childB = swapped ? m_index0 : m_index1;
+      btVector3 onA = pointOnB + normalOnB * depth, onB = pointOnB;
+      btVector3 normal = -normalOnB;  // from A to B
+      btScalar separation = depth;
+      if (!faceOutside(*objectA, childA, *objectB, childB, onA, onB, normal, separation)) return;
+      owner.addFresh(owner.pairContact(oa, childA, ob, childB),
+                     toVec3(objectA->getWorldTransform().invXform(onA)),
+                     toVec3(objectB->getWorldTransform().invXform(onB)), toVec3(normal),
+                     separation);
+    }
+
+    /// Mesh and heightfield faces are one-sided: a body is pushed out along a face's normal
+    /// (its vertices counter-clockwise seen from outside), never through it. Bullet's triangles
+    /// are two-sided: a box whose centre was put 1 cm under a heightfield fell through it. A
+    /// point that would push a body straddling the face's plane inward is replaced by the face
+    /// point under that body's deepest point along the normal (or dropped when that lies off
+    /// the face); a body wholly behind the plane gets no point from the face. Returns false to
+    /// drop the point.
+    static bool faceOutside(const btCollisionObject& a, int childA, const btCollisionObject& b,
+                            int childB, btVector3& onA, btVector3& onB, btVector3& normal,
+                            btScalar& separation) {
+      const auto child = [](const btCollisionObject& o, int i) -> const btCollisionShape* {
+        const auto* compound = static_cast<const btCompoundShape*>(o.getCollisionShape());
+        return i >= 0 && i < compound->getNumChildShapes() ? compound->getChildShape(i) : nullptr;
+      };
+      const btCollisionShape* shapeA = child(a, childA);
+      const btCollisionShape* shapeB = child(b, childB);
+      const bool faceA = shapeA && shapeA->getShapeType() == TRIANGLE_SHAPE_PROXYTYPE;
+      const bool faceB = shapeB && shapeB->getShapeType() == TRIANGLE_SHAPE_PROXYTYPE;
+      if (faceA == faceB) return true;
+      const btCollisionObject& faceObject = faceA ? a : b;
+      const btCollisionObject& bodyObject = faceA ? b : a;
+      const auto& face = *static_cast<const btTriangleShape*>(faceA ? shapeA : shapeB);
+      const btCollisionShape* body = faceA ? shapeB : shapeA;
+      const auto transform = [](const btCollisionObject& o, int i) {
+        return o.getWorldTransform() *
+               static_cast<const btCompoundShape*>(o.getCollisionShape())->getChildTransform(i);
+      };
+      const btTransform faceAt = transform(faceObject, faceA ? childA : childB);
+      const btVector3 v[3] = {faceAt(face.m_vertices1[0]), faceAt(face.m_vertices1[1]),
+                              faceAt(face.m_vertices1[2])};
+      btVector3 up = (v[1] - v[0]).cross(v[2] - v[0]);
+      if (up.length2() < 1e-24) return true;
+      up.normalize();
+      const btVector3 faceToBody = faceA ? normal : -normal;
+      if (faceToBody.dot(up) > 0) return true;  // already pushing outward
+      if (!body->isConvex()) return false;
+      const auto& convex = *static_cast<const btConvexShape*>(body);
+      const btTransform bodyAt = transform(bodyObject, faceA ? childB : childA);
+      const auto support = [&](const btVector3& direction) {
+        return bodyAt(convex.localGetSupportingVertex(bodyAt.getBasis().transpose() * direction));
+      };
+      // Wholly behind the face's plane: a back face (of a closed mesh, or of a thin wall seen
+      // from its front), no point at all.
+      if (up.dot(support(up) - v[0]) < 0) return false;
+      const btVector3 deepest = support(-up);
+      const btScalar gap = up.dot(deepest - v[0]);
+      const btVector3 under = deepest - gap * up;
+      for (int i = 0; i < 3; ++i)  // under the face, or no point of this face
+        if ((v[(i + 1) % 3] - v[i]).cross(under - v[i]).dot(up) < 0) return false;
+      separation = gap;
+      normal = faceA ? up : -up;
+      onA = faceA ? under : deepest;
+      onB = faceA ? deepest : under;
+      return true;
     }
     Impl& owner;
   };
