@@ -107,6 +107,60 @@ void Ring50(benchmark::State& state) {
   stepScene(state, [](World& w) { scenes::buildHingeRing(w, 50); });
 }
 
+/// A 5 cm, 0.1 kg ball bouncing (e = 1) between two 1 cm walls 2 m apart at `speed` m/s, no
+/// gravity, the walls boxes or closed meshes: at 30 m/s (30 cm a step) continuous collision
+/// sweeps it every step; at 1 m/s the speculative contacts alone catch it. The difference is
+/// what one fast body costs.
+void BallBetweenWalls(benchmark::State& state, double speed, bool meshWalls) {
+  stepScene(state, [&](World& w) {
+    w.settings().gravity = Vec3::Zero();
+    const int bouncy = w.materials().add({"bouncy", 0.3, 1.0, 0.0, 0.0});
+    for (const double x : {-1.0, 1.0}) {
+      RigidBodyDesc d;
+      d.name = "wall" + std::to_string(w.bodyCount());
+      d.type = BodyType::Static;
+      d.position = Vec3(x, 0, 0);
+      const BodyId wall = w.addBody(d);
+      ShapeDesc s;
+      s.material = bouncy;
+      if (meshWalls) {
+        s.type = ShapeType::Mesh;
+        for (int i = 0; i < 8; ++i)
+          s.vertices.emplace_back(i & 1 ? 0.005 : -0.005, i & 2 ? 1.0 : -1.0, i & 4 ? 1.0 : -1.0);
+        s.triangles = {0, 6, 2, 0, 4, 6, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
+                       2, 7, 3, 2, 6, 7, 0, 3, 1, 0, 2, 3, 4, 5, 7, 4, 7, 6};
+      } else {
+        s.type = ShapeType::Box;
+        s.size = Vec3(0.01, 2.0, 2.0);
+      }
+      w.addShape(wall, s);
+    }
+    RigidBodyDesc d;
+    d.name = "ball";
+    d.mass = 0.1;
+    d.inertia = Mat3::Identity() * 0.4 * 0.1 * 0.025 * 0.025;
+    d.linearVelocity = Vec3(speed, 0, 0);
+    const BodyId ball = w.addBody(d);
+    ShapeDesc s;
+    s.type = ShapeType::Sphere;
+    s.radius = 0.025;
+    s.material = bouncy;
+    w.addShape(ball, s);
+  });
+}
+void FastBallBoxWalls(benchmark::State& state) {
+  BallBetweenWalls(state, 30.0, false);
+}
+void SlowBallBoxWalls(benchmark::State& state) {
+  BallBetweenWalls(state, 1.0, false);
+}
+void FastBallMeshWalls(benchmark::State& state) {
+  BallBetweenWalls(state, 30.0, true);
+}
+void SlowBallMeshWalls(benchmark::State& state) {
+  BallBetweenWalls(state, 1.0, true);
+}
+
 /// One evaluation of a 200-block functional scheme (a mix of the common blocks, PIDs included).
 void Scheme200(benchmark::State& state) {
   World world;
@@ -165,6 +219,10 @@ BENCHMARK(Stack10)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Pyramid20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(TrackedVehicle)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Ring50)->Unit(benchmark::kMicrosecond);
+BENCHMARK(FastBallBoxWalls)->Unit(benchmark::kMicrosecond);
+BENCHMARK(SlowBallBoxWalls)->Unit(benchmark::kMicrosecond);
+BENCHMARK(FastBallMeshWalls)->Unit(benchmark::kMicrosecond);
+BENCHMARK(SlowBallMeshWalls)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -750,8 +750,10 @@ double CollisionWorld::timeOfImpact(std::span<const RigidBody> bodies, BodyId id
     sweptMax += r;
     for (const auto& other : w.objects) {
       const RigidBody& target = bodies[static_cast<size_t>(other->body)];
-      if (other.get() == o || target.isDynamic() || !w.mayCollide(*o, *other)) continue;
-      const btTransform at = target.type == BodyType::Kinematic
+      if (other.get() == o || (target.isDynamic() && !body.bullet) || !w.mayCollide(*o, *other))
+        continue;
+      // A moving target where it ends the step (a bullet's targets are swept as if still there).
+      const btTransform at = target.type != BodyType::Static
                                  ? btTransform(bt(target.orientation), bt(target.position))
                                  : other->object->getWorldTransform();
       btVector3 lo, hi;

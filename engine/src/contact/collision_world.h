@@ -37,8 +37,9 @@ class CollisionWorld {
   double boundingRadius(BodyId id) const;
   /// Continuous collision (continuous_collision.h): the fraction in (0, 1] of body `id`'s
   /// motion from the pose (`startPosition`, `startOrientation`) to its pose in `bodies` at which
-  /// one of its shapes first comes within 1 mm of a static or kinematic body's shape (conservative
-  /// advancement, Bullet's btContinuousConvexCollision); 1 if none does. A shape already that
+  /// one of its shapes first comes within 1 mm of a static or kinematic body's shape - or, for a
+  /// bullet (RigidBody::bullet), any other body's at its end pose (conservative advancement,
+  /// Bullet's btContinuousConvexCollision); 1 if none does. A shape already that
   /// close at the start (a resting or sliding contact, which the contact rows hold) is swept as a
   /// core instead - a sphere of half its feature size about the body's centre - so that it still
   /// cannot pass through what it touches.

@@ -4,7 +4,8 @@
 // against static and kinematic geometry, and put back where it first touches. Its velocity is
 // kept: the next step finds the contact 1 mm away, and the speculative normal row stops it (or
 // bounces it with the pair's restitution). Slow bodies cost one comparison a step; speculative
-// contacts (up to 5 cm apart) cover their motion.
+// contacts (up to 5 cm apart) cover their motion. A body marked `bullet` is swept against the
+// other moving bodies too, at their poses at the end of the step.
 //
 // Links of jointed mechanisms are not swept: putting one link back would open its joints, and
 // their contacts are held by the joint tree's rows.

@@ -37,6 +37,7 @@ RigidBody makeRigidBody(const RigidBodyDesc& desc) {
   RigidBody b;
   b.name = desc.name;
   b.type = desc.type;
+  b.bullet = desc.bullet;
   const auto fail = [&](const char* what) {
     throw std::invalid_argument("body '" + desc.name + "': " + what);
   };

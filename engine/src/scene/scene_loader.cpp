@@ -312,7 +312,8 @@ class Loader {
 
   void readBody(const XMLElement* e, BodyId parent, const Vec3& parentPosition,
                 const Quat& parentOrientation, bool topLevel) {
-    allow(e, {"name", "pos", "quat", "mass", "inertia", "velocity", "angular_velocity", "fixed"});
+    allow(e, {"name", "pos", "quat", "mass", "inertia", "velocity", "angular_velocity", "fixed",
+              "bullet"});
     static const std::set<std::string> children = {"geom", "joint", "body"};
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
       if (!children.count(c->Name()))
@@ -326,6 +327,7 @@ class Loader {
     d.linearVelocity = vec3(e, "velocity", Vec3::Zero());
     d.angularVelocity = vec3(e, "angular_velocity", Vec3::Zero());
     const bool fixed = flag(e, "fixed", false);
+    d.bullet = flag(e, "bullet", false);
     d.type = fixed ? BodyType::Static : BodyType::Dynamic;
     std::vector<std::pair<const XMLElement*, ShapeDesc>> geoms;
     for (const XMLElement* g = e->FirstChildElement("geom"); g; g = g->NextSiblingElement("geom"))

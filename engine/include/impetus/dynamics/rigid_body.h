@@ -26,6 +26,9 @@ struct RigidBodyDesc {
   Quat orientation = Quat::Identity();  ///< body frame -> world
   Vec3 linearVelocity = Vec3::Zero();   ///< of the centre of mass, world (unit: m/s)
   Vec3 angularVelocity = Vec3::Zero();  ///< world (unit: rad/s)
+  /// Swept against other moving bodies too when fast (continuous collision), not only against
+  /// static and kinematic ones: for small fast projectiles (Box2D's "bullet").
+  bool bullet = false;
 };
 
 struct RigidBody {
@@ -33,6 +36,7 @@ struct RigidBody {
   BodyType type = BodyType::Dynamic;
   double mass = 0.0;                ///< (unit: kg); 0 for static and kinematic bodies' solver view
   Mat3 inertiaBody = Mat3::Zero();  ///< about the COM, body frame (unit: kg m^2)
+  bool bullet = false;              ///< RigidBodyDesc::bullet
 
   // State.
   Vec3 position = Vec3::Zero();         ///< centre of mass, world (unit: m)
