@@ -215,18 +215,18 @@ TEST_P(ThrownAtAWall, NeverEndsBeyondItAndReboundsWithRestitution) {
           const RigidBody& b = world.body(body);
           EXPECT_LT(b.position.x() + 0.5 * size, 1.0 - 0.5 * thickness + 1e-3)
               << "went in or through";
+          // Known gap: a cylinder rebounds from a mesh face at 0.5-0.9 e v (its rim points).
+          if (mesh && shape == Shape::Cylinder) continue;
           EXPECT_NEAR(-b.linearVelocity.x(), e * speed, 0.05 * speed * std::max(e, 0.1));
         }
 }
 
-// Cylinders against mesh walls are left out: Bullet's cylinder-triangle points (GJK with
-// perturbed re-runs) still let a slow cylinder with restitution through a mesh wall.
 INSTANTIATE_TEST_SUITE_P(
     Walls, ThrownAtAWall,
     ::testing::Values(WallCase{false, Shape::Box}, WallCase{false, Shape::Sphere},
                       WallCase{false, Shape::Capsule}, WallCase{false, Shape::Cylinder},
                       WallCase{true, Shape::Box}, WallCase{true, Shape::Sphere},
-                      WallCase{true, Shape::Capsule}),
+                      WallCase{true, Shape::Capsule}, WallCase{true, Shape::Cylinder}),
     wallCaseName);
 
 class ThrownAtTheFloor : public ::testing::TestWithParam<ShapeOnSurface> {};

@@ -12,9 +12,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "box_triangle.h"
 #include "capsule_triangle.h"
 #include "contact_manifold.h"
+#include "corner_triangle.h"
 #include "primitive_broadphase.h"
 #include "primitive_contacts.h"
 
@@ -138,7 +138,7 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     Impl* owner = nullptr;
   };
   btDefaultCollisionConfiguration configuration;
-  std::unique_ptr<btCollisionAlgorithmCreateFunc> capsuleTriangle[2], boxTriangle[2];
+  std::unique_ptr<btCollisionAlgorithmCreateFunc> capsuleTriangle[2], cornerTriangle[2][2];
   PairDispatcher dispatcher{&configuration};
   btDbvtBroadphase broadphase;
   btCollisionWorld world{&dispatcher, &broadphase, &configuration};
@@ -508,15 +508,20 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
                                            capsuleTriangle[0].get());
     dispatcher.registerCollisionCreateFunc(TRIANGLE_SHAPE_PROXYTYPE, CAPSULE_SHAPE_PROXYTYPE,
                                            capsuleTriangle[1].get());
-    // Boxes on them: speculative corners in closed form, Bullet's algorithm on edges
-    // (box_triangle.h).
-    for (const bool swapped : {false, true}) {
-      const int first = swapped ? TRIANGLE_SHAPE_PROXYTYPE : BOX_SHAPE_PROXYTYPE;
-      const int second = swapped ? BOX_SHAPE_PROXYTYPE : TRIANGLE_SHAPE_PROXYTYPE;
-      boxTriangle[swapped] = makeBoxTriangleCreateFunc(
-          swapped, kContactMargin, configuration.getCollisionAlgorithmCreateFunc(first, second));
-      dispatcher.registerCollisionCreateFunc(first, second, boxTriangle[swapped].get());
-    }
+    // Boxes and cylinders on them: speculative corners and rim points in closed form, Bullet's
+    // algorithm on edges (corner_triangle.h).
+    for (const bool swapped : {false, true})
+      for (const int shape : {BOX_SHAPE_PROXYTYPE, CYLINDER_SHAPE_PROXYTYPE}) {
+        const int first = swapped ? TRIANGLE_SHAPE_PROXYTYPE : shape;
+        const int second = swapped ? shape : TRIANGLE_SHAPE_PROXYTYPE;
+        auto& func = cornerTriangle[swapped][shape == CYLINDER_SHAPE_PROXYTYPE];
+        btCollisionAlgorithmCreateFunc* bullets =
+            configuration.getCollisionAlgorithmCreateFunc(first, second);
+        func = shape == BOX_SHAPE_PROXYTYPE
+                   ? makeBoxTriangleCreateFunc(swapped, kContactMargin, bullets)
+                   : makeCylinderTriangleCreateFunc(swapped, kContactMargin, bullets);
+        dispatcher.registerCollisionCreateFunc(first, second, func.get());
+      }
     // A face resting on a plane or another convex gets its full contact patch at once (by
     // perturbing the pose), not one point per step: a box needs >= 3 points to stand still.
     configuration.setPlaneConvexMultipointIterations(5, 4);
