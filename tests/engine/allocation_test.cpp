@@ -52,6 +52,24 @@ long allocationsWhile(int warmup, int steps, Step step) {
   return allocations.load() - before;
 }
 
+/// Allocations during `steps` steps of `world` (each followed by `observe()`), rehearsed: they
+/// are stepped once uncounted, then again from the same state (bit for bit the same steps),
+/// counted. The buffers grow to the run's busiest step, which moves with any change to the
+/// solver (a solver variant once bounced a falling chain for seconds, to 20 contacts at 2.2 s,
+/// long after a fixed 150-step warm-up); a fixed warm-up length would only guess it.
+template <class Observe>
+long allocationsInRehearsedSteps(World& world, int steps, Observe observe) {
+  StateWriter start;
+  world.saveState(start);
+  for (int i = 0; i < steps; ++i) EXPECT_TRUE(world.step(0.01).ok);
+  StateReader rewind(start.bytes());
+  world.loadState(rewind);
+  return allocationsWhile(0, steps, [&] {
+    EXPECT_TRUE(world.step(0.01).ok);
+    observe();
+  });
+}
+
 TEST(Allocation, JointedChainsStepWithoutAllocating) {
   World world;
   scenes::buildHingeChain(world);
@@ -200,44 +218,22 @@ TEST(Allocation, ARagdollFallingOnTheGroundStepsWithoutAllocating) {
     }
     previous = id;
   }
-  // Warm-up is a rehearsal: the fall is stepped once, then again from the same state (bit for
-  // bit the same steps), counted - the landing included. The buffers grow to the fall's busiest
-  // step, which moves with any change to the solver (a solver variant once bounced the
-  // chain for seconds, to 20 contacts at 2.2 s, long after a fixed 150-step warm-up); a fixed
-  // warm-up length would only guess it.
-  StateWriter start;
-  world.saveState(start);
-  for (int i = 0; i < 300; ++i) ASSERT_TRUE(world.step(0.01).ok);
-  StateReader rewind(start.bytes());
-  world.loadState(rewind);
   int mostContacts = 0;
-  EXPECT_EQ(allocationsWhile(0, 300,
-                             [&] {
-                               ASSERT_TRUE(world.step(0.01).ok);
-                               mostContacts = std::max(mostContacts, world.statistics().contacts);
-                             }),
-            0);
+  EXPECT_EQ(
+      allocationsInRehearsedSteps(
+          world, 300, [&] { mostContacts = std::max(mostContacts, world.statistics().contacts); }),
+      0);
   EXPECT_GE(mostContacts, 10);  // the limbs land: contacts came and went while counted
 }
 
 TEST(Allocation, FastSmallBodiesSweptAgainstWallsStepWithoutAllocating) {
   // scenes/contact-stress.xml: bodies swept against box and mesh walls (continuous collision),
-  // capsules on triangles, small objects landing. A rehearsal, as for the ragdoll: the first
-  // run grows the buffers to the busiest step.
+  // capsules, boxes and cylinders on triangles, small objects landing.
   LoadedScene s = loadScene(std::string(IMPETUS_SCENES_DIR) + "/contact-stress.xml");
   World& world = *s.world;
-  StateWriter start;
-  world.saveState(start);
-  for (int i = 0; i < 300; ++i) ASSERT_TRUE(world.step(0.01).ok);
-  StateReader rewind(start.bytes());
-  world.loadState(rewind);
   int swept = 0;
-  EXPECT_EQ(allocationsWhile(0, 300,
-                             [&] {
-                               ASSERT_TRUE(world.step(0.01).ok);
-                               swept += world.statistics().sweptBodies;
-                             }),
-            0);
+  EXPECT_EQ(
+      allocationsInRehearsedSteps(world, 300, [&] { swept += world.statistics().sweptBodies; }), 0);
   EXPECT_GT(swept, 0);  // continuous collision ran while counted
 }
 
