@@ -244,10 +244,10 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   /// pair that coincides on body A (within kDuplicateDistance) with one of another shape pair
   /// before it.
   void dropPointsFoundTwice() {
-    size_t kept = 0;
-    for (size_t i = 0, run = 0; i < freshOrder.size(); ++i) {
-      const ManifoldEntry& e = freshOrder[i];
-      if (i == 0 || e.bodies != freshOrder[i - 1].bodies) run = kept;  // a new body pair
+    size_t kept = 0, run = 0;  // compacted in place; run: where this body pair's kept ones start
+    for (size_t i = 0; i < freshOrder.size(); ++i) {
+      const ManifoldEntry e = freshOrder[i];
+      if (kept == 0 || e.bodies != freshOrder[kept - 1].bodies) run = kept;  // a new body pair
       const ContactPoint& c = fresh[size_t(e.index)];
       bool twice = false;
       for (size_t k = run; k < kept && !twice; ++k) {
