@@ -244,6 +244,24 @@ class OperatorAppTest : public QObject {
             QFileInfo(MainWindow::defaultScenePath()).absoluteFilePath());
   }
 
+  void theContactStressSceneRunsInTheWindow() {
+    // scenes/contact-stress.xml as an instructor would open it: a mesh wall loaded beside the
+    // scene, small and fast bodies flying; the fast ball stays between the walls.
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString scene =
+        QFileInfo(MainWindow::defaultScenePath()).dir().filePath("contact-stress.xml");
+    QVERIFY(window.openScene(scene));
+    QCOMPARE(window.sceneName(), QString("contact stress"));
+    QVERIFY(window.plotProbe("body.fast_ball.x"));
+    QVERIFY(waitSimSeconds(window, 2.0));
+    QTest::qWait(100);
+    const double x = window.plots()->lastValue(0);
+    QVERIFY2(x > -2.99 && x < 2.995, qPrintable(QString::number(x)));
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/contact_stress.png"));
+  }
+
   void plotsFollowAProbe() {
     OpenWindow w;
     MainWindow& window = w.window;

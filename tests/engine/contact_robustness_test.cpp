@@ -258,6 +258,35 @@ INSTANTIATE_TEST_SUITE_P(Floors, ThrownAtTheFloor,
                                                               Shape::Capsule)),
                          caseName);
 
+// Authored overlapping (or teleported): a 10 cm box or ball put deep into the floor comes out on
+// the side its centre is nearer - the top of a 0.5 m slab from 10 cm in, the outside of a
+// plane from 30 cm below it, the top of a mesh or heightfield from 1 cm under its surface (their
+// faces are one-sided) - smoothly: the position pass moves it, no velocity is made (< 0.1 m/s).
+TEST(DeepPenetration, ResolvedToTheNearSideSmoothly) {
+  const struct {
+    Surface surface;
+    Shape shape;
+    double centre;  // the body's centre height (m); its rest height is 0.05
+  } cases[] = {
+      {Surface::Plane, Shape::Box, -0.3},        {Surface::Plane, Shape::Sphere, -0.3},
+      {Surface::FixedBox, Shape::Box, -0.1},     {Surface::FixedBox, Shape::Sphere, -0.1},
+      {Surface::Mesh, Shape::Box, -0.01},        {Surface::Mesh, Shape::Capsule, -0.01},
+      {Surface::Heightfield, Shape::Box, -0.01}, {Surface::Heightfield, Shape::Sphere, -0.01}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(name(c.surface) + " " + name(c.shape));
+    World world;
+    addSurface(world, c.surface);
+    const BodyId body = addShapeBody(world, c.shape, 0.1, {0.31, 0.17, c.centre});
+    double fastest = 0.0;
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_TRUE(world.step(kDt).ok);
+      fastest = std::max(fastest, world.body(body).linearVelocity.norm());
+    }
+    EXPECT_NEAR(world.body(body).position.z(), 0.05, 2e-3);
+    EXPECT_LT(fastest, 0.1);
+  }
+}
+
 // A 1 cm ball shot at 50 m/s (50 cm a step) at a free 20 cm box standing on the floor: swept
 // against moving bodies only when marked a bullet. Without, it passes the box, as in every
 // engine that sweeps only against the static world; with, it stops at the box and shoves it.
