@@ -316,5 +316,34 @@ TEST(SceneLoader, WorldSleepAttributesSetTheSleepSettings) {
   EXPECT_FALSE(off.world->settings().sleep.enabled);
 }
 
+TEST(SceneLoader, ExcludedBodiesPassThroughEachOtherAndBadExcludesAreNamed) {
+  const auto dir = std::filesystem::temp_directory_path() / "impetus_exclude";
+  // Two boxes dropped onto the same spot: without the exclude the upper one rests on the lower.
+  const auto scene = [&](const std::string& exclude) {
+    return writeFile(dir, "s.xml",
+                     "<scene>\n<body name='f' fixed='true'><geom type='plane'/></body>\n"
+                     "<body name='a' pos='0 0 0.05' mass='1'><geom type='box' size='0.1 0.1 "
+                     "0.1'/></body>\n<body name='b' pos='0 0 0.3' mass='1'><geom type='box' "
+                     "size='0.1 0.1 0.1'/></body>\n" +
+                         exclude + "</scene>");
+  };
+  for (const bool excluded : {false, true}) {
+    LoadedScene s = loadScene(scene(excluded ? "<exclude body1='a' body2='b'/>\n" : ""));
+    for (int i = 0; i < 100; ++i) ASSERT_TRUE(s.world->step(0.01).ok);
+    const double top = s.world->body(s.world->findBody("b")).position.z();
+    if (excluded)
+      EXPECT_NEAR(top, 0.05, 2e-3);  // through the lower box, onto the floor
+    else
+      EXPECT_NEAR(top, 0.15, 2e-3);  // on the lower box
+  }
+  try {
+    loadScene(scene("<exclude body1='a' body2='nope'/>\n"));
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("s.xml:5: body2: unknown body 'nope'"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace impetus

@@ -144,11 +144,12 @@ class ProbeCsv {
   FILE* file_ = nullptr;
 };
 
-std::vector<Probe> resolveProbes(World& world, const std::vector<std::string>& names) {
+std::vector<Probe> resolveProbes(Simulation& sim, const std::vector<std::string>& names) {
   std::vector<Probe> readers;
+  const Scheme* scheme = sim.scene().scheme ? &*sim.scene().scheme : nullptr;
   for (const std::string& name : names) {
     try {
-      readers.push_back(resolveProbe(world, name));
+      readers.push_back(resolveProbe(sim.world(), scheme, name));
     } catch (const std::invalid_argument& e) {
       throw BadInput(e.what());
     }
@@ -204,7 +205,7 @@ int run(const std::string& path, const std::vector<std::string>& args) {
   if (!(duration > 0.0)) throw BadInput("run needs --duration S with S > 0");
   Simulation sim(loadScene(path));
   sim.setDeterministic(deterministic);
-  const std::vector<Probe> readers = resolveProbes(sim.world(), probes);
+  const std::vector<Probe> readers = resolveProbes(sim, probes);
   for (const auto& [motor, u] : voltages) {
     try {
       sim.overrideVoltage(motor, u);
@@ -291,7 +292,7 @@ int replay(const std::string& path, const std::vector<std::string>& args) {
                 static_cast<long long>(info.steps));
     return 0;
   }
-  const std::vector<Probe> readers = resolveProbes(replay.simulation().world(), probes);
+  const std::vector<Probe> readers = resolveProbes(replay.simulation(), probes);
   ProbeCsv csv(csvPath, probes);
   replay.seek(info.firstStep + std::llround(from / info.step));
   long steps = 0;

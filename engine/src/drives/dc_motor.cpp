@@ -35,6 +35,7 @@ DcMotor::DcMotor(std::string name, const DcMotorParams& params, int rotorSlot)
 void DcMotor::setVoltage(double u) {
   if (std::isnan(u)) throw std::invalid_argument("motor '" + name_ + "': voltage is NaN");
   voltage_ = std::clamp(u, -1.0, 1.0);
+  servoActive_ = false;
 }
 
 double DcMotor::current() const {
@@ -46,10 +47,18 @@ double DcMotor::rotorDamping() const {
   return params_.stallTorque / params_.noLoadSpeed + params_.viscousFriction * ratio_ * ratio_;
 }
 
-DcMotor::CharacteristicRow DcMotor::characteristicRow(double dt, double rotorSpeed,
-                                                      double effectiveInertia) const {
-  const double c = rotorDamping();
-  const double wInf = params_.stallTorque * voltage_ / c;
+void DcMotor::setServo(const ServoCommand& command) {
+  if (!std::isfinite(command.position) || !std::isfinite(command.rate))
+    throw std::invalid_argument("motor '" + name_ + "': servo setpoint is not finite");
+  if (!(command.kp >= 0.0) || !(command.kd >= 0.0) || !std::isfinite(command.kp) ||
+      !std::isfinite(command.kd))
+    throw std::invalid_argument("motor '" + name_ + "': servo gains must be finite and >= 0");
+  servo_ = command;
+  servoActive_ = true;
+}
+
+DcMotor::CharacteristicRow DcMotor::rowFor(double c, double wInf, double dt, double rotorSpeed,
+                                           double effectiveInertia) const {
   const double x = c * dt / effectiveInertia;
   const double ex = std::exp(-x);
   // g = (1 - e^-x) / (x - 1 + e^-x); its series 2/x + 2/3 + x/18 avoids cancellation at small x.
@@ -59,20 +68,45 @@ DcMotor::CharacteristicRow DcMotor::characteristicRow(double dt, double rotorSpe
   return {g / effectiveInertia, alpha * wInf - beta * rotorSpeed};
 }
 
+DcMotor::CharacteristicRow DcMotor::characteristicRow(double dt, double rotorSpeed,
+                                                      double effectiveInertia) const {
+  const double c = rotorDamping();
+  return rowFor(c, params_.stallTorque * voltage_ / c, dt, rotorSpeed, effectiveInertia);
+}
+
+DcMotor::CharacteristicRow DcMotor::servoRow(double dt, double rotorSpeed, double effectiveInertia,
+                                             double jointPosition) {
+  const double ms = params_.stallTorque;
+  const double u0 = servo_.kp * (servo_.position - jointPosition) + servo_.kd * servo_.rate;
+  const double k = (servo_.kp * dt + servo_.kd) * ratio_;  // per rotor rad/s at the step's end
+  const double c = rotorDamping() + ms * k;
+  const double wInf = ms * u0 / c;
+  // The free link's rotor speed at the end of the step decides whether the loop saturates.
+  const double predicted = wInf + (rotorSpeed - wInf) * std::exp(-c * dt / effectiveInertia);
+  const double u = u0 - k * predicted;
+  if (std::abs(u) <= 1.0) {
+    voltage_ = u;
+    return rowFor(c, wInf, dt, rotorSpeed, effectiveInertia);
+  }
+  voltage_ = u > 0.0 ? 1.0 : -1.0;
+  return characteristicRow(dt, rotorSpeed, effectiveInertia);
+}
+
 double DcMotor::electricalImpulse(double dt, double rotorSpeed, double effectiveInertia) {
   // Seed 002 eq. 17: T_e dtau/dt + tau = M_s (u - w / w_0), coupled to I_eff dw/dt = tau - c_b w
-  // (c_b: reflected load friction). Advanced exactly over dt as a 2x2 linear system by a
-  // 4th-order Taylor series of the matrix exponential on 8 sub-intervals (||A dt/8|| << 1).
+  // (c_b: reflected load friction), by classical Runge-Kutta on sub-intervals short against
+  // T_e and the mechanical time constant (at least 8).
   const double te = params_.electricalTimeConstant;
   const double ms = params_.stallTorque, w0 = params_.noLoadSpeed;
   const double cb = params_.viscousFriction * ratio_ * ratio_;
   const double a00 = -cb / effectiveInertia, a01 = 1.0 / effectiveInertia;
   const double a10 = -ms / (w0 * te), a11 = -1.0 / te;
   const double b1 = ms * voltage_ / te;
-  double w = rotorSpeed, tau = electricalTorque_, impulse = 0.0;
-  const int n = 8;
+  const double fastest = std::max(1.0 / te, (ms / w0 + cb) / effectiveInertia);
+  const int n = std::clamp(static_cast<int>(std::ceil(dt * fastest)), 8, 1024);
   const double h = dt / n;
-  for (int i = 0; i < n; ++i) {  // RK4 on the linear system: exact to O(h^5) per sub-interval
+  double w = rotorSpeed, tau = electricalTorque_, impulse = 0.0;
+  for (int i = 0; i < n; ++i) {
     const auto f = [&](double ww, double tt, double& dw, double& dtau) {
       dw = a00 * ww + a01 * tt;
       dtau = a10 * ww + a11 * tt + b1;
@@ -98,6 +132,11 @@ void DcMotor::saveState(StateWriter& out) const {
   out.put(speed_);
   out.put(torque_);
   out.put(electricalTorque_);
+  out.put(servoActive_);
+  out.put(servo_.position);
+  out.put(servo_.rate);
+  out.put(servo_.kp);
+  out.put(servo_.kd);
 }
 
 void DcMotor::loadState(StateReader& in) {
@@ -107,6 +146,11 @@ void DcMotor::loadState(StateReader& in) {
   in.get(speed_);
   in.get(torque_);
   in.get(electricalTorque_);
+  in.get(servoActive_);
+  in.get(servo_.position);
+  in.get(servo_.rate);
+  in.get(servo_.kp);
+  in.get(servo_.kd);
 }
 
 }  // namespace impetus

@@ -14,6 +14,19 @@ int addCharacteristicRow(RowBuffer& rows, const DcMotor& motor, double dt, doubl
   return index;
 }
 
+int addServoRow(RowBuffer& rows, DcMotor& motor, double dt, double rotorSpeed,
+                double effectiveInertia, double jointPosition) {
+  const int index = rows.addBlock(BlockKind::Equality, 1, 0, 0);
+  ConstraintRow& row = rows.row(index);
+  const DcMotor::CharacteristicRow c =
+      motor.servoRow(dt, rotorSpeed, effectiveInertia, jointPosition);
+  row.rotor = motor.rotorSlot();
+  row.rotorJacobian = 1.0;
+  row.softness = c.softness;
+  row.target = c.target;
+  return index;
+}
+
 int addBrakeRow(RowBuffer& rows, const DcMotor& motor, double dt) {
   const int index = rows.addBlock(BlockKind::Bounded, 1, 0, 0);
   ConstraintRow& row = rows.row(index);

@@ -409,7 +409,7 @@ void World::integrateVelocities(double dt) {
   // eq. 17-18) and acts as a rotor impulse; the others are rows (see DcMotor).
   for (MotorEntry& m : motors_) {
     DcMotor& motor = *m.motor;
-    if (motor.params().electricalTimeConstant <= 0.0) continue;
+    if (!motor.torqueIsState()) continue;
     const size_t slot = static_cast<size_t>(motor.rotorSlot());
     const double impulse =
         motor.electricalImpulse(dt, rotorSpeeds_[slot], motorEffectiveInertia(m));

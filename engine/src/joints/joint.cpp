@@ -155,8 +155,11 @@ void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, Ro
     const double rotorInertia = 1.0 / ctx.rotorInverseInertia[static_cast<size_t>(slot)];
     const double effective = rotorInertia + d.ratio * d.ratio * loadInertia(ctx.bodies);
     const double speed = ctx.rotorSpeeds[static_cast<size_t>(slot)];
-    if (motor.params().electricalTimeConstant == 0.0) {
-      d.characteristicRow = addCharacteristicRow(rows, motor, ctx.dt, speed, effective) - firstRow_;
+    if (!motor.torqueIsState()) {
+      d.characteristicRow =
+          (motor.servoActive() ? addServoRow(rows, motor, ctx.dt, speed, effective, q)
+                               : addCharacteristicRow(rows, motor, ctx.dt, speed, effective)) -
+          firstRow_;
     } else if (motor.params().viscousFriction > 0.0) {
       // The torque state is advanced by the world; the load's viscous friction stays implicit.
       parts::dampingRow(rows, addCoordinateRow(pose, rows, BlockKind::Equality),

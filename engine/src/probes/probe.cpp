@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "impetus/dynamics/world.h"
+#include "impetus/scheme/scheme.h"
 
 namespace impetus {
 namespace {
@@ -35,6 +36,15 @@ std::vector<std::string> probeNames(const World& world) {
     for (const char* q : world.sensor(i).components())
       names.push_back("sensor." + world.sensor(i).name() + "." + q);
   return names;
+}
+
+Probe resolveProbe(World& world, const Scheme* scheme, const std::string& name) {
+  const std::string prefix = "scheme.";
+  if (name.compare(0, prefix.size(), prefix) != 0) return resolveProbe(world, name);
+  const std::string signal = name.substr(prefix.size());
+  const int index = scheme ? scheme->signalIndex(signal) : -1;
+  if (index < 0) unknown(name, "no scheme signal '" + signal + "' (BLOCK.PORT)");
+  return [scheme, index] { return scheme->signalAt(index); };
 }
 
 Probe resolveProbe(World& world, const std::string& name) {

@@ -67,14 +67,14 @@ class Loader {
     }
     static const std::set<std::string> known = {"world",   "material", "pair",     "body",
                                                 "include", "motor",    "repeater", "sensor",
-                                                "scheme",  "console",  "camera"};
+                                                "scheme",  "console",  "camera",   "exclude"};
     for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement())
       if (!known.count(e->Name()) || (included && std::string(e->Name()) == "world"))
-        fail(
-            e,
-            std::string("unknown element <") + e->Name() +
-                "> (expected one of: " + (included ? "" : "world, ") +
-                "material, pair, body, include, motor, repeater, sensor, scheme, console, camera)");
+        fail(e,
+             std::string("unknown element <") + e->Name() +
+                 "> (expected one of: " + (included ? "" : "world, ") +
+                 "material, pair, body, include, motor, repeater, sensor, scheme, console, camera, "
+                 "exclude)");
     // Order of building: settings and materials, track motors (geoms refer to them), bodies and
     // includes, material pairs, then what refers to joints and bodies.
     for (const XMLElement* e = root->FirstChildElement("world"); e;
@@ -95,6 +95,9 @@ class Loader {
     for (const XMLElement* e = root->FirstChildElement("pair"); e;
          e = e->NextSiblingElement("pair"))
       readPair(e);
+    for (const XMLElement* e = root->FirstChildElement("exclude"); e;
+         e = e->NextSiblingElement("exclude"))
+      readExclude(e);
     if (!included && out_.world->bodyCount() <= 1) fail(root, "empty scene: no <body>");
     for (const XMLElement* e = root->FirstChildElement("motor"); e;
          e = e->NextSiblingElement("motor"))
@@ -494,6 +497,21 @@ class Loader {
       out_.world->addSensor(makeSensor(*kind, name, joint, body));
       return 0;
     });
+  }
+
+  // <exclude body1 body2/>: the two bodies never touch (links of one robot whose geoms overlap
+  // near a joint they do not share, as MuJoCo's contact exclude).
+  void readExclude(const XMLElement* e) {
+    allow(e, {"body1", "body2"});
+    BodyId ids[2];
+    const char* keys[2] = {"body1", "body2"};
+    for (int k = 0; k < 2; ++k) {
+      const std::string name = required(e, keys[k]);
+      ids[k] = out_.world->findBody(name);
+      if (ids[k] < 0) fail(e, std::string(keys[k]) + ": unknown body '" + name + "'");
+    }
+    if (ids[0] == ids[1]) fail(e, "a body cannot be excluded from itself");
+    out_.world->setCollision(ids[0], ids[1], false);
   }
 
   void readCamera(const XMLElement* e) {

@@ -36,6 +36,8 @@ constexpr std::pair<const char*, BlockFactory> kBlockTypes[] = {
     {"motor", blocks::makeMotorOutput},
     {"brake", blocks::makeBrakeOutput},
     {"ik", blocks::makeCartesianIk},
+    {"servo", blocks::makeServo},
+    {"walking", blocks::makeWalking},
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 //   joint.NAME.{position,rate,force}                     (rad or m, rad/s or m/s, N m or N)
 //   motor.NAME.{angle,speed,torque,voltage,current}       (rotor side: rad, rad/s, N m, 1, A)
 //   sensor.NAME.COMPONENT                                (impetus/sensors/sensor.h)
+//   scheme.BLOCK.PORT (or scheme.BLOCK)                  a functional scheme signal
 
 #include <functional>
 #include <string>
@@ -13,12 +14,15 @@
 namespace impetus {
 
 class World;
+class Scheme;
 
 /// A resolved probe: reads one number from the world it was resolved against.
 using Probe = std::function<double()>;
 
 /// Resolves `name` against `world`; throws std::invalid_argument naming what is unknown.
 Probe resolveProbe(World& world, const std::string& name);
+/// The same, and `scheme.SIGNAL` against `scheme` (a scene without a scheme has no signals).
+Probe resolveProbe(World& world, const Scheme* scheme, const std::string& name);
 
 /// Every probe name `world` resolves (bodies that move, joints, motors), in world order: what
 /// the GUI's plot picker offers.

@@ -34,6 +34,8 @@ IMPETUS_BLOCK(makeDelay)
 IMPETUS_BLOCK(makeMotorOutput)
 IMPETUS_BLOCK(makeBrakeOutput)
 IMPETUS_BLOCK(makeCartesianIk)
+IMPETUS_BLOCK(makeServo)
+IMPETUS_BLOCK(makeWalking)
 #undef IMPETUS_BLOCK
 
 /// Logic level of a signal: true above 0.5.

@@ -1,0 +1,124 @@
+// walking: the humanoid's onboard walking controller as one scheme block (WalkingController).
+// Inputs `forward`, `lateral` (left), `turn` (counter-clockwise), each in [-1, 1]; outputs one
+// joint reference per leg joint (named after it, rad, for `servo` blocks), `state` (0 standing,
+// 1 walking, 2 stopping, 3 fallen), `drives` (1, or 0 once fallen: the servos let go), and for
+// plots and overlays the measured centre of mass `com_x com_y`, the capture point `cp_x cp_y`,
+// the commanded ZMP `zmp_x zmp_y` and the next footstep `step_x step_y` (m, world).
+// Parameters: see scenes/README.md ("walking").
+#include <sstream>
+
+#include "../blocks.h"
+#include "impetus/dynamics/world.h"
+#include "impetus/sensors/sensor.h"
+#include "walking_controller.h"
+
+namespace impetus::blocks {
+namespace {
+using walking::WalkingController;
+
+constexpr const char* kSignals[] = {"state", "drives", "com_x", "com_y",  "cp_x",
+                                    "cp_y",  "zmp_x",  "zmp_y", "step_x", "step_y"};
+
+class WalkingBlock : public Block {
+ public:
+  WalkingBlock(std::vector<std::string> outputs, const World& world,
+               std::unique_ptr<WalkingController> controller, const Sensor& imu,
+               std::array<int, 3> imuComponents)
+      : Block({"forward", "lateral", "turn"}, std::move(outputs)),
+        world_(world),
+        controller_(std::move(controller)),
+        imu_(imu),
+        imuComponents_(imuComponents) {}
+
+  void evaluate(const double* in, double* out, const SchemeContext& ctx) override {
+    const Vec3 attitude(imu_.value(imuComponents_[0]), imu_.value(imuComponents_[1]),
+                        imu_.value(imuComponents_[2]));
+    const walking::WalkingOutputs& o =
+        controller_->step(world_, Vec3(in[0], in[1], in[2]), attitude, ctx.dt);
+    for (int k = 0; k < 12; ++k) out[k] = o.legAngles[size_t(k)];
+    const double signals[] = {double(static_cast<int>(o.state)),
+                              o.drivesEnabled ? 1.0 : 0.0,
+                              o.comMeasured.x(),
+                              o.comMeasured.y(),
+                              o.capturePoint.x(),
+                              o.capturePoint.y(),
+                              o.zmpCommanded.x(),
+                              o.zmpCommanded.y(),
+                              o.nextStep.position.x(),
+                              o.nextStep.position.y()};
+    for (size_t k = 0; k < std::size(signals); ++k) out[12 + k] = signals[k];
+  }
+  void reset() override { controller_->reset(); }
+  void saveState(StateWriter& out) const override { controller_->saveState(out); }
+  void loadState(StateReader& in) override { controller_->loadState(in); }
+
+ private:
+  const World& world_;
+  std::unique_ptr<WalkingController> controller_;
+  const Sensor& imu_;
+  std::array<int, 3> imuComponents_;
+};
+
+std::array<std::string, 6> sixNames(const BlockBuild& b, const std::string& key) {
+  std::istringstream in(b.text(key));
+  std::array<std::string, 6> names;
+  int n = 0;
+  for (std::string name; in >> name; ++n)
+    if (n < 6) names[size_t(n)] = name;
+  if (n != 6) b.fail(key + " needs six joint names, hip to ankle (yaw roll pitch knee pitch roll)");
+  return names;
+}
+}  // namespace
+
+std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
+  const World& world = b.world();
+  walking::LeggedRobotNames names;
+  names.pelvis = b.text("pelvis");
+  names.feet = {b.text("foot_left"), b.text("foot_right")};
+  names.legJoints = {sixNames(b, "leg_left"), sixNames(b, "leg_right")};
+  const std::string imuName = b.text("imu");
+  const Sensor* imu = world.findSensor(imuName);
+  if (!imu || imu->type() != SensorType::Imu) b.fail("imu '" + imuName + "' is not an imu sensor");
+  std::array<int, 3> components{};
+  const char* wanted[] = {"roll", "pitch", "yaw"};
+  for (int k = 0; k < 3; ++k) {
+    int index = 0;
+    for (const char* c : imu->components()) {
+      if (std::string(c) == wanted[k]) components[size_t(k)] = index;
+      ++index;
+    }
+  }
+  walking::WalkingParams p;
+  p.stepTime = b.number("step_time", p.stepTime);
+  p.doubleSupportTime = b.number("double_support", p.doubleSupportTime);
+  p.swingHeight = b.number("swing_height", p.swingHeight);
+  p.ankleHeight = b.number("ankle_height", p.ankleHeight);
+  p.soleLength = b.number("sole_length", p.soleLength);
+  p.soleWidth = b.number("sole_width", p.soleWidth);
+  p.soleForward = b.number("sole_forward", p.soleForward);
+  p.topForward = b.number("top_forward", p.topForward);
+  p.topBackward = b.number("top_backward", p.topBackward);
+  p.topLateral = b.number("top_lateral", p.topLateral);
+  p.topTurn = b.number("top_turn", p.topTurn);
+  p.dcmGain = b.number("dcm_gain", p.dcmGain);
+  p.stabiliserGain = b.number("stabiliser_gain", p.stabiliserGain);
+  p.limits.halfWidth = b.number("half_width", p.limits.halfWidth);
+  if (!(p.stepTime > p.doubleSupportTime && p.doubleSupportTime > 0.0))
+    b.fail("step_time must exceed double_support, which must be positive");
+  if (!(p.soleLength > 2 * p.zmpMargin && p.soleWidth > 2 * p.zmpMargin))
+    b.fail("the sole must be larger than twice the ZMP margin (2 cm)");
+  std::unique_ptr<WalkingController> controller;
+  try {
+    controller = std::make_unique<WalkingController>(world, names, p);
+  } catch (const std::invalid_argument& e) {
+    b.fail(e.what());
+  }
+  std::vector<std::string> outputs;
+  for (int s = 0; s < 2; ++s)
+    for (const std::string& n : names.legJoints[size_t(s)]) outputs.push_back(n);
+  for (const char* s : kSignals) outputs.emplace_back(s);
+  return std::make_unique<WalkingBlock>(std::move(outputs), world, std::move(controller), *imu,
+                                        components);
+}
+
+}  // namespace impetus::blocks

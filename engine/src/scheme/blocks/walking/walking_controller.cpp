@@ -1,0 +1,356 @@
+#include "walking_controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "impetus/session/state_stream.h"
+
+namespace impetus::walking {
+namespace {
+constexpr double kGravity = 9.81;
+
+double slew(double value, double target, double step) {
+  return value + std::clamp(target - value, -step, step);
+}
+double quintic(double s) {
+  s = std::clamp(s, 0.0, 1.0);
+  return s * s * s * (10.0 - 15.0 * s + 6.0 * s * s);
+}
+double cross(const Vec2& o, const Vec2& a, const Vec2& b) {
+  return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
+}
+}  // namespace
+
+WalkingController::WalkingController(const World& world, const LeggedRobotNames& names,
+                                     const WalkingParams& p)
+    : model_(world, names, p.ankleHeight), p_(p) {
+  comHeight_ = model_.assembledComHeight();
+  pelvisHeight_ = model_.assembledPelvisHeight();
+  omega_ = std::sqrt(kGravity / comHeight_);
+  reset();
+}
+
+void WalkingController::reset() {
+  state_ = GaitState::Standing;
+  command_ = {};
+  for (int s = 0; s < 2; ++s) {
+    // The model is at its assembly until the first measurement: the feet where they stand.
+    feet_[size_t(s)] = {model_.footPoint(Side(s)), 0.0};
+  }
+  swing_ = kLeft;
+  target_ = feet_[kLeft];
+  stepClock_ = 0.0;
+  doubleSupport_ = p_.doubleSupportTime;
+  zmpAtStepStart_ = Vec2::Zero();
+  com_ = model_.centreOfMass().head<2>();
+  comVelocity_.setZero();
+  measuredCom_ = com_;
+  measuredVelocity_.setZero();
+  measuredOnce_ = false;
+  legAngles_.fill(0.0);
+  time_ = 0.0;
+  out_ = {};
+}
+
+Vec2 WalkingController::soleCentre(const FootPlacement& f) const {
+  return f.position.head<2>() + p_.soleForward * Vec2(std::cos(f.yaw), std::sin(f.yaw));
+}
+
+Vec2 WalkingController::clampToSupport(const Vec2& p) const {
+  // Corners of the soles on the ground, shrunk by the margin; the stance sole alone in single
+  // support, both in double support and standing.
+  std::array<Vec2, 8> corners;
+  int n = 0;
+  const bool single = state_ != GaitState::Standing && stepClock_ >= doubleSupport_;
+  for (int s = 0; s < 2; ++s) {
+    if (single && s == swing_) continue;
+    const FootPlacement& f = feet_[size_t(s)];
+    const Vec2 c = soleCentre(f);
+    const Vec2 ax(std::cos(f.yaw), std::sin(f.yaw)), ay(-ax.y(), ax.x());
+    const double hx = 0.5 * p_.soleLength - p_.zmpMargin, hy = 0.5 * p_.soleWidth - p_.zmpMargin;
+    for (int k = 0; k < 4; ++k)
+      corners[size_t(n++)] = c + ((k & 1) ? hx : -hx) * ax + ((k & 2) ? hy : -hy) * ay;
+  }
+  // Convex hull (monotone chain), counter-clockwise.
+  for (int i = 1; i < n; ++i)  // insertion sort by x, then y (at most 8 corners)
+    for (int j = i; j > 0; --j) {
+      Vec2& a = corners[size_t(j - 1)];
+      Vec2& b = corners[size_t(j)];
+      if (a.x() < b.x() || (a.x() == b.x() && a.y() <= b.y())) break;
+      std::swap(a, b);
+    }
+  std::array<Vec2, 16> hull;
+  int h = 0;
+  for (int i = 0; i < n; ++i) {
+    while (h >= 2 && cross(hull[size_t(h - 2)], hull[size_t(h - 1)], corners[size_t(i)]) <= 0) --h;
+    hull[size_t(h++)] = corners[size_t(i)];
+  }
+  for (int i = n - 2, lower = h + 1; i >= 0; --i) {
+    while (h >= lower && cross(hull[size_t(h - 2)], hull[size_t(h - 1)], corners[size_t(i)]) <= 0)
+      --h;
+    hull[size_t(h++)] = corners[size_t(i)];
+  }
+  --h;  // the first point closes the loop
+  bool inside = true;
+  for (int i = 0; i < h; ++i)
+    if (cross(hull[size_t(i)], hull[size_t((i + 1) % h)], p) < 0) inside = false;
+  if (inside) return p;
+  Vec2 best = p;
+  double bestDistance = 1e300;
+  for (int i = 0; i < h; ++i) {
+    const Vec2 a = hull[size_t(i)], b = hull[size_t((i + 1) % h)];
+    const double t = std::clamp((p - a).dot(b - a) / (b - a).squaredNorm(), 0.0, 1.0);
+    const Vec2 q = a + t * (b - a);
+    if ((q - p).squaredNorm() < bestDistance) {
+      bestDistance = (q - p).squaredNorm();
+      best = q;
+    }
+  }
+  return best;
+}
+
+void WalkingController::startStep(Side swing, const FootPlacement& target, double doubleSupport) {
+  swing_ = swing;
+  target_ = target;
+  stepClock_ = 0.0;
+  doubleSupport_ = doubleSupport;
+}
+
+void WalkingController::planZmp(double now) {
+  // The reference ZMP from now on as linear segments, then the DCM reference by the backward
+  // recursion over them (Englsberger et al. 2015): on a segment of length h with ZMP a + b s,
+  // xi(start) = e^(-w h) xi(end) + a (1 - e^(-w h)) + b ((1 - e^(-w h)) / w - h e^(-w h)),
+  // ending where the last ZMP rests.
+  (void)now;
+  segmentCount_ = 0;
+  const auto add = [&](double duration, const Vec2& a, const Vec2& b) {
+    if (duration > 1e-9 && segmentCount_ < int(segments_.size()))
+      segments_[size_t(segmentCount_++)] = {duration, a, b};
+  };
+  const double single = p_.stepTime - p_.doubleSupportTime;
+  if (state_ == GaitState::Standing || state_ == GaitState::Fallen) {
+    const Vec2 mid = 0.5 * (soleCentre(feet_[0]) + soleCentre(feet_[1]));
+    add(1.0, mid, mid);
+  } else {
+    const Side stance = Side(1 - swing_);
+    const Vec2 s = soleCentre(feet_[size_t(stance)]);
+    if (stepClock_ < doubleSupport_) {
+      const Vec2 here = zmpAtStepStart_ + (s - zmpAtStepStart_) * (stepClock_ / doubleSupport_);
+      add(doubleSupport_ - stepClock_, here, s);
+      add(single, s, s);
+    } else {
+      add(doubleSupport_ + single - stepClock_, s, s);
+    }
+    // The steps that follow: the landing, then the command held (or stopping).
+    FootPlacement planted = target_, other = feet_[size_t(stance)];
+    Side next = stance;  // swings next
+    Vec2 previous = s;
+    const bool stopping = command_.isZero();
+    const FootstepLimits& lim = p_.limits;
+    for (int k = 0; k < 3; ++k) {
+      const Vec2 c = soleCentre(planted);
+      const FootPlacement stop = nextFootstep(planted, next, {}, p_.stepTime, lim);
+      const bool together =
+          (other.position - stop.position).norm() < 1e-3 && std::abs(other.yaw - stop.yaw) < 1e-3;
+      if (stopping && together) {
+        const Vec2 mid = 0.5 * (c + soleCentre(other));
+        add(p_.doubleSupportTime, previous, mid);
+        add(1.0, mid, mid);
+        previous = mid;
+        break;
+      }
+      add(p_.doubleSupportTime, previous, c);
+      add(single, c, c);
+      previous = c;
+      const FootPlacement landing = nextFootstep(planted, next, command_, p_.stepTime, lim);
+      other = planted;
+      planted = landing;
+      next = Side(1 - next);
+    }
+  }
+  Vec2 xi = segments_[size_t(segmentCount_ - 1)].end;
+  for (int i = segmentCount_ - 1; i >= 0; --i) {
+    const Segment& g = segments_[size_t(i)];
+    const double e = std::exp(-omega_ * g.duration);
+    const Vec2 slope = (g.end - g.start) / g.duration;
+    xi = e * xi + g.start * (1.0 - e) + slope * ((1.0 - e) / omega_ - g.duration * e);
+  }
+  dcmReference_ = xi;
+  zmpReference_ = segments_[0].start;
+}
+
+void WalkingController::measure(const World& world, const Vec3& imu, double dt) {
+  const Side anchor = state_ == GaitState::Standing ? kLeft : Side(1 - swing_);
+  model_.poseMeasured(world, imu, anchor, feet_[size_t(anchor)].position);
+  const Vec2 c = model_.centreOfMass().head<2>();
+  if (measuredOnce_) {
+    const Vec2 v = (c - measuredCom_) / dt;
+    measuredVelocity_ = 0.5 * measuredVelocity_ + 0.5 * v;
+  }
+  measuredCom_ = c;
+  measuredOnce_ = true;
+}
+
+const WalkingOutputs& WalkingController::step(const World& world, const Vec3& command,
+                                              const Vec3& imu, double dt) {
+  time_ += dt;
+  if (state_ == GaitState::Fallen) return out_;
+  measure(world, imu, dt);
+  if (std::abs(imu.x()) > p_.fallTilt || std::abs(imu.y()) > p_.fallTilt) {
+    state_ = GaitState::Fallen;
+    out_.state = state_;
+    out_.drivesEnabled = false;
+    return out_;
+  }
+
+  // The operator's command: dead zone, scaled to the top speeds, slewed.
+  const auto axis = [](double v) {
+    if (!std::isfinite(v)) return 0.0;
+    v = std::clamp(v, -1.0, 1.0);
+    return std::abs(v) < 0.05 ? 0.0 : v;
+  };
+  const double fwd = axis(command.x()), lat = axis(command.y()), turn = axis(command.z());
+  const double a = p_.commandAcceleration * dt;
+  command_.forward = slew(command_.forward, fwd * (fwd > 0 ? p_.topForward : p_.topBackward), a);
+  command_.lateral = slew(command_.lateral, lat * p_.topLateral, a);
+  command_.turn = slew(command_.turn, turn * p_.topTurn, a);
+  if (std::abs(command_.forward) < 1e-6) command_.forward = 0.0;
+  if (std::abs(command_.lateral) < 1e-6) command_.lateral = 0.0;
+  if (std::abs(command_.turn) < 1e-6) command_.turn = 0.0;
+
+  // Gait state machine.
+  const FootstepLimits& lim = p_.limits;
+  if (state_ == GaitState::Standing && !command_.isZero()) {
+    const Side first =
+        command_.lateral < 0.0 || (command_.lateral == 0.0 && command_.turn < 0.0) ? kRight : kLeft;
+    zmpAtStepStart_ = 0.5 * (soleCentre(feet_[0]) + soleCentre(feet_[1]));
+    state_ = GaitState::Walking;
+    startStep(first, nextFootstep(feet_[size_t(1 - first)], first, command_, p_.stepTime, lim),
+              p_.firstDoubleSupport);
+  } else if (state_ == GaitState::Walking || state_ == GaitState::Stopping) {
+    state_ = command_.isZero() ? GaitState::Stopping : GaitState::Walking;
+    stepClock_ += dt;
+    const double duration = doubleSupport_ + p_.stepTime - p_.doubleSupportTime;
+    if (stepClock_ >= duration - 1e-9) {
+      const Side stance = Side(1 - swing_);
+      zmpAtStepStart_ = soleCentre(feet_[size_t(stance)]);
+      feet_[size_t(swing_)] = target_;  // touchdown
+      const FootPlacement stop = nextFootstep(target_, stance, {}, p_.stepTime, lim);
+      const bool together = (feet_[size_t(stance)].position - stop.position).norm() < 1e-3 &&
+                            std::abs(feet_[size_t(stance)].yaw - stop.yaw) < 1e-3;
+      if (command_.isZero() && together) {
+        state_ = GaitState::Standing;
+        stepClock_ = 0.0;
+      } else {
+        startStep(stance, nextFootstep(target_, stance, command_, p_.stepTime, lim),
+                  p_.doubleSupportTime);
+      }
+    }
+  }
+
+  // Pattern: DCM reference, DCM tracking with the measured error, the reference pendulum.
+  planZmp(time_);
+  const Vec2 xiModel = com_ + comVelocity_ / omega_;
+  const Vec2 xiMeasured = measuredCom_ + measuredVelocity_ / omega_;
+  const double feedback = 1.0 + p_.dcmGain / omega_;
+  Vec2 zmp = zmpReference_ + feedback * (xiModel - dcmReference_) +
+             p_.stabiliserGain * feedback * (xiMeasured - xiModel);
+  zmp = clampToSupport(zmp);
+  const double ch = std::cosh(omega_ * dt), sh = std::sinh(omega_ * dt);
+  const Vec2 offset = com_ - zmp;
+  com_ = zmp + offset * ch + comVelocity_ * (sh / omega_);
+  comVelocity_ = offset * (omega_ * sh) + comVelocity_ * ch;
+
+  // Feet at the end of this step: the swing foot on its way.
+  std::array<FootPlacement, 2> feet = feet_;
+  if (state_ == GaitState::Walking || state_ == GaitState::Stopping) {
+    const double single = p_.stepTime - p_.doubleSupportTime;
+    const double s = (stepClock_ + dt - doubleSupport_) / single;
+    if (s > 0.0) {
+      const FootPlacement& from = feet_[size_t(swing_)];
+      const double blend = quintic(s);
+      FootPlacement& f = feet[size_t(swing_)];
+      f.position = from.position + (target_.position - from.position) * blend;
+      const double sc = std::clamp(s, 0.0, 1.0);
+      f.position.z() += p_.swingHeight * 16.0 * sc * sc * (1.0 - sc) * (1.0 - sc);
+      f.yaw = from.yaw + std::remainder(target_.yaw - from.yaw, 2.0 * M_PI) * blend;
+    }
+  }
+  const FootPlacement middle = midFoot(feet[0], feet[1]);
+  const double ground = 0.5 * (feet_[0].position.z() + feet_[1].position.z());
+  model_.solve(com_, ground + pelvisHeight_, middle.yaw, feet, legAngles_);
+
+  out_.legAngles = legAngles_;
+  out_.state = state_;
+  out_.drivesEnabled = true;
+  out_.comMeasured = measuredCom_;
+  out_.capturePoint = xiMeasured;
+  out_.zmpCommanded = zmp;
+  out_.comPlanned = com_;
+  out_.feet = feet;
+  out_.nextStep = target_;
+  return out_;
+}
+
+void WalkingController::saveState(StateWriter& out) const {
+  out.put(static_cast<int>(state_));
+  out.put(command_.forward);
+  out.put(command_.lateral);
+  out.put(command_.turn);
+  for (const FootPlacement& f : feet_) {
+    out.put(f.position);
+    out.put(f.yaw);
+  }
+  out.put(static_cast<int>(swing_));
+  out.put(target_.position);
+  out.put(target_.yaw);
+  out.put(stepClock_);
+  out.put(doubleSupport_);
+  const double v[] = {
+      zmpAtStepStart_.x(),   zmpAtStepStart_.y(),  com_.x(),         com_.y(),
+      comVelocity_.x(),      comVelocity_.y(),     measuredCom_.x(), measuredCom_.y(),
+      measuredVelocity_.x(), measuredVelocity_.y()};
+  out.put(std::span<const double>(v));
+  out.put(measuredOnce_);
+  out.put(std::span<const double>(legAngles_));
+  out.put(time_);
+}
+
+void WalkingController::loadState(StateReader& in) {
+  int state = 0, swing = 0;
+  in.get(state);
+  if (state < 0 || state > 3) throw std::runtime_error("walking: bad gait state in saved state");
+  state_ = GaitState(state);
+  in.get(command_.forward);
+  in.get(command_.lateral);
+  in.get(command_.turn);
+  for (FootPlacement& f : feet_) {
+    in.get(f.position);
+    in.get(f.yaw);
+  }
+  in.get(swing);
+  swing_ = swing == 0 ? kLeft : kRight;
+  in.get(target_.position);
+  in.get(target_.yaw);
+  in.get(stepClock_);
+  in.get(doubleSupport_);
+  std::vector<double> v;
+  in.get(v, 10);
+  StateReader::requireSame(v.size(), size_t(10), "walking controller values");
+  zmpAtStepStart_ = Vec2(v[0], v[1]);
+  com_ = Vec2(v[2], v[3]);
+  comVelocity_ = Vec2(v[4], v[5]);
+  measuredCom_ = Vec2(v[6], v[7]);
+  measuredVelocity_ = Vec2(v[8], v[9]);
+  in.get(measuredOnce_);
+  std::vector<double> angles;
+  in.get(angles, 12);
+  StateReader::requireSame(angles.size(), size_t(12), "walking leg angles");
+  std::copy(angles.begin(), angles.end(), legAngles_.begin());
+  in.get(time_);
+  out_.state = state_;
+  out_.drivesEnabled = state_ != GaitState::Fallen;
+  out_.legAngles = legAngles_;
+}
+
+}  // namespace impetus::walking

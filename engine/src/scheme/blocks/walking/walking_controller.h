@@ -1,0 +1,104 @@
+#pragma once
+// The humanoid's walking controller (seeds 002 and 004): a divergent-component-of-motion
+// (capture point) pattern generator on the linear inverted pendulum (Englsberger et al. 2015),
+// footsteps from the operator's velocity command, swing-foot trajectories, whole-body inverse
+// kinematics to leg joint references, and a stabiliser that moves the commanded ZMP from the
+// measured capture point (IMU attitude + encoders). Runs once per 10 ms step from simulation
+// time only, allocation-free; its state saves and loads bit-exactly.
+
+#include <array>
+
+#include "footstep_planner.h"
+#include "whole_body_model.h"
+
+namespace impetus {
+class StateWriter;
+class StateReader;
+}  // namespace impetus
+
+namespace impetus::walking {
+
+enum class GaitState { Standing = 0, Walking = 1, Stopping = 2, Fallen = 3 };
+
+struct WalkingParams {
+  double stepTime = 0.8;                       ///< one step, double support included (s)
+  double doubleSupportTime = 0.2;              ///< both feet down at the start of each step (s)
+  double firstDoubleSupport = 0.5;             ///< the weight shift before the first step (s)
+  double swingHeight = 0.06;                   ///< foot clearance at mid-swing (m)
+  double ankleHeight = 0.10;                   ///< ankle axes above the sole (m)
+  double soleLength = 0.24, soleWidth = 0.13;  ///< (m)
+  double soleForward = 0.025;                  ///< sole centre ahead of the ankle (m)
+  double zmpMargin = 0.02;                     ///< commanded ZMP kept this far inside the soles (m)
+  double dcmGain = 2.0;         ///< DCM tracking gain k (1/s), ZMP = p_ref + (1 + k/w) e
+  double stabiliserGain = 0.3;  ///< share of the measured DCM error fed to the ZMP
+  double topForward = 0.40, topBackward = 0.20, topLateral = 0.10;  ///< (m/s)
+  double topTurn = 0.30;                                            ///< (rad/s)
+  double commandAcceleration = 0.4;  ///< command slew (m/s^2; turn: rad/s^2 at the same value)
+  double fallTilt = 0.5;             ///< pelvis tilt that means fallen (rad)
+  FootstepLimits limits;
+};
+
+/// What the controller reports each step (the scheme's signals).
+struct WalkingOutputs {
+  std::array<double, 12> legAngles{};  ///< joint references (rad), hip to ankle, left, right
+  GaitState state = GaitState::Standing;
+  bool drivesEnabled = true;
+  Vec2 comMeasured = Vec2::Zero(), capturePoint = Vec2::Zero(), zmpCommanded = Vec2::Zero();
+  Vec2 comPlanned = Vec2::Zero();
+  std::array<FootPlacement, 2> feet;  ///< where the feet are (or land)
+  FootPlacement nextStep;             ///< the planned landing of the swing foot
+};
+
+class WalkingController {
+ public:
+  WalkingController(const World& world, const LeggedRobotNames& names, const WalkingParams& p);
+
+  /// One control step: `command` in [-1, 1] (forward, lateral left, turn counter-clockwise),
+  /// the IMU's roll, pitch, yaw. Reads the encoders from `world`.
+  const WalkingOutputs& step(const World& world, const Vec3& command, const Vec3& imuRollPitchYaw,
+                             double dt);
+  const WalkingOutputs& outputs() const { return out_; }
+  void reset();
+  void saveState(StateWriter& out) const;
+  void loadState(StateReader& in);
+
+ private:
+  void startStep(Side swing, const FootPlacement& target, double doubleSupport);
+  void planZmp(double now);
+  Vec2 soleCentre(const FootPlacement& f) const;
+  Vec2 clampToSupport(const Vec2& p) const;
+  void measure(const World& world, const Vec3& imu, double dt);
+
+  WholeBodyModel model_;
+  WalkingParams p_;
+  double omega_ = 3.4;      ///< sqrt(g / z_c) (1/s)
+  double comHeight_ = 0.9;  ///< above the soles (m)
+  double pelvisHeight_ = 0.9;
+  WalkingOutputs out_;
+
+  // State (saved).
+  GaitState state_ = GaitState::Standing;
+  WalkCommand command_;                ///< slewed command
+  std::array<FootPlacement, 2> feet_;  ///< planted feet (the swing foot: where it lifted)
+  Side swing_ = kLeft;
+  FootPlacement target_;  ///< the swing foot's landing
+  double stepClock_ = 0.0, doubleSupport_ = 0.2;
+  Vec2 zmpAtStepStart_ = Vec2::Zero();
+  Vec2 com_ = Vec2::Zero(), comVelocity_ = Vec2::Zero();  ///< the reference pendulum
+  Vec2 measuredCom_ = Vec2::Zero(), measuredVelocity_ = Vec2::Zero();
+  bool measuredOnce_ = false;
+  std::array<double, 12> legAngles_{};
+  double time_ = 0.0;
+
+  // Scratch (not state): the ZMP plan from now on as segments, and the DCM reference.
+  struct Segment {
+    double duration;
+    Vec2 start, end;  // linear ZMP over the segment
+  };
+  std::array<Segment, 12> segments_{};
+  int segmentCount_ = 0;
+  Vec2 dcmReference_ = Vec2::Zero();
+  Vec2 zmpReference_ = Vec2::Zero();
+};
+
+}  // namespace impetus::walking

@@ -1,0 +1,136 @@
+#include "whole_body_model.h"
+
+#include <Eigen/Dense>
+#include <stdexcept>
+
+namespace impetus::walking {
+namespace {
+Mat3 yawRotation(double yaw) {
+  return Eigen::AngleAxisd(yaw, Vec3::UnitZ()).toRotationMatrix();
+}
+Vec3 rotationError(const Mat3& target, const Mat3& current) {
+  const Eigen::AngleAxisd aa(target * current.transpose());
+  return aa.angle() * aa.axis();
+}
+}  // namespace
+
+WholeBodyModel::WholeBodyModel(const World& world, const LeggedRobotNames& names,
+                               double ankleHeight)
+    : tree_(tree::treeFromWorld(world)), kinematics_(tree_.tree) {
+  const auto fail = [](const std::string& what) { throw std::invalid_argument(what); };
+  const BodyId pelvis = world.findBody(names.pelvis);
+  if (pelvis < 0) fail("no body named '" + names.pelvis + "' (the pelvis)");
+  base_ = tree_.floatingBaseFirstLink[static_cast<size_t>(pelvis)];
+  if (base_ < 0) fail("the pelvis '" + names.pelvis + "' must be a free body (the floating base)");
+  tree::coordinatesFromWorld(tree_, world, q_, qd_);
+  kinematics_.updatePositions(q_);
+  double footZ = 0.0;
+  for (int s = 0; s < 2; ++s) {
+    for (int k = 0; k < 6; ++k) {
+      const std::string& name = names.legJoints[size_t(s)][size_t(k)];
+      int index = -1;
+      for (int j = 0; j < world.jointCount(); ++j)
+        if (world.joint(j).name() == name) index = j;
+      if (index < 0) fail("no joint named '" + name + "' (a leg joint)");
+      if (world.joint(index).type() != JointType::Revolute)
+        fail("leg joint '" + name + "' must be revolute");
+      const int link = tree_.linkOfJoint(index);
+      if (link < 0 || !tree_.tree.reachable(link, base_ + 5))
+        fail("leg joint '" + name + "' is not below the pelvis");
+      legJoints_[size_t(6 * s + k)] = index;
+      legLinks_[size_t(6 * s + k)] = link;
+    }
+    const BodyId foot = world.findBody(names.feet[size_t(s)]);
+    if (foot < 0) fail("no body named '" + names.feet[size_t(s)] + "' (a foot)");
+    const int footLink = tree_.bodyLink[static_cast<size_t>(foot)];
+    if (footLink < 0 || !tree_.tree.reachable(footLink, legLinks_[size_t(6 * s + 5)]))
+      fail("foot '" + names.feet[size_t(s)] + "' is not moved by its ankle joint");
+    footLinks_[size_t(s)] = footLink;
+    // The ankle point: the last leg joint's anchor, ankleHeight down to the sole.
+    const Joint& ankle = world.joint(legJoints_[size_t(6 * s + 5)]);
+    const RigidBody& child = world.body(ankle.child());
+    const Vec3 anchor = child.position + child.rotation * ankle.frameInChild().anchor;
+    const Vec3 point = anchor - ankleHeight * Vec3::UnitZ();
+    const tree::LinkState& ls = kinematics_.link(footLink);
+    footPointLocal_[size_t(s)] = ls.rotation.transpose() * (point - ls.origin);
+    footRotationAssembled_[size_t(s)] = ls.rotation;
+    footZ += 0.5 * point.z();
+  }
+  assembledPelvisHeight_ = q_[base_ + 2] - footZ;
+  assembledComHeight_ = kinematics_.centreOfMass().z() - footZ;
+}
+
+void WholeBodyModel::setBase(const Vec3& position, const Vec3& yawPitchRoll) {
+  q_.segment<3>(base_) = position;
+  q_.segment<3>(base_ + 3) = yawPitchRoll;
+}
+
+Vec3 WholeBodyModel::footPoint(Side side) const {
+  return kinematics_.pointPosition(footLinks_[size_t(side)], footPointLocal_[size_t(side)]);
+}
+
+Mat3 WholeBodyModel::footRotation(Side side) const {
+  return kinematics_.link(footLinks_[size_t(side)]).rotation *
+         footRotationAssembled_[size_t(side)].transpose();
+}
+
+bool WholeBodyModel::solveLeg(Side side, const FootPlacement& target) {
+  const Mat3 targetRotation = yawRotation(target.yaw);
+  Eigen::Matrix<double, 6, 6> jacobian;
+  Eigen::Matrix<double, 6, 1> error;
+  for (int iteration = 0; iteration < 6; ++iteration) {
+    kinematics_.updatePositions(q_);
+    const Vec3 p = footPoint(side);
+    error.head<3>() = rotationError(targetRotation, footRotation(side));
+    error.tail<3>() = target.position - p;
+    if (error.norm() < 1e-9) return true;
+    for (int k = 0; k < 6; ++k) {
+      const tree::LinkState& ls = kinematics_.link(legLinks_[size_t(6 * side + k)]);
+      jacobian.col(k).head<3>() = ls.axis;
+      jacobian.col(k).tail<3>() = ls.axis.cross(p - ls.origin);
+    }
+    // Damped least squares: a stretched knee is a singular leg.
+    const Eigen::Matrix<double, 6, 6> jjt =
+        jacobian * jacobian.transpose() + 1e-6 * Eigen::Matrix<double, 6, 6>::Identity();
+    const Eigen::Matrix<double, 6, 1> step = jacobian.transpose() * jjt.ldlt().solve(error);
+    for (int k = 0; k < 6; ++k) {
+      const int link = legLinks_[size_t(6 * side + k)];
+      const tree::TreeLink& l = tree_.tree.link(link);
+      q_[link] = std::clamp(q_[link] + std::clamp(step[k], -0.3, 0.3), l.lower, l.upper);
+    }
+  }
+  kinematics_.updatePositions(q_);
+  return (target.position - footPoint(side)).norm() < 1e-3;
+}
+
+bool WholeBodyModel::solve(const Vec2& com, double pelvisHeight, double pelvisYaw,
+                           const std::array<FootPlacement, 2>& feet,
+                           std::array<double, 12>& legAngles) {
+  for (int k = 0; k < 12; ++k) q_[legLinks_[size_t(k)]] = legAngles[size_t(k)];
+  Vec3 base = q_.segment<3>(base_);
+  base.z() = pelvisHeight;
+  bool reached = true;
+  for (int pass = 0; pass < 3; ++pass) {
+    setBase(base, Vec3(pelvisYaw, 0.0, 0.0));
+    reached = solveLeg(kLeft, feet[kLeft]);
+    reached = solveLeg(kRight, feet[kRight]) && reached;
+    const Vec3 c = kinematics_.centreOfMass();
+    const Vec2 miss = com - c.head<2>();
+    if (miss.norm() < 1e-5) break;
+    base.head<2>() += miss;  // the legs move the centre of mass far less than the pelvis does
+  }
+  for (int k = 0; k < 12; ++k) legAngles[size_t(k)] = q_[legLinks_[size_t(k)]];
+  return reached;
+}
+
+void WholeBodyModel::poseMeasured(const World& world, const Vec3& rollPitchYaw, Side anchor,
+                                  const Vec3& anchorPoint) {
+  tree::coordinatesFromWorld(tree_, world, q_, qd_);
+  setBase(Vec3::Zero(), Vec3(rollPitchYaw.z(), rollPitchYaw.y(), rollPitchYaw.x()));
+  kinematics_.updatePositions(q_);
+  const Vec3 shift = anchorPoint - footPoint(anchor);
+  q_.segment<3>(base_) = shift;
+  kinematics_.updatePositions(q_);
+}
+
+}  // namespace impetus::walking

@@ -1,0 +1,75 @@
+#pragma once
+// The walking controller's model of its robot (seed 004's tree of the scene): leg inverse
+// kinematics for a pelvis pose and two foot poses, the whole-body centre of mass, and the same
+// model posed from the encoders and the IMU (what the robot measures of itself).
+
+#include <array>
+#include <memory>
+
+#include "impetus/tree/tree_from_world.h"
+
+namespace impetus::walking {
+
+using Vec2 = Eigen::Vector2d;
+
+enum Side { kLeft = 0, kRight = 1 };
+
+/// A foot placement on flat ground: the point under the ankle on the sole plane and the heading.
+struct FootPlacement {
+  Vec3 position = Vec3::Zero();  ///< world (unit: m)
+  double yaw = 0.0;              ///< (unit: rad)
+};
+
+/// Names of the robot's parts the model needs.
+struct LeggedRobotNames {
+  std::string pelvis;
+  std::array<std::string, 2> feet;
+  std::array<std::array<std::string, 6>, 2> legJoints;  ///< hip to ankle, left then right
+};
+
+class WholeBodyModel {
+ public:
+  /// Throws std::invalid_argument naming what is missing or not a leg.
+  /// `ankleHeight`: the ankle axes above the sole (m). The world must be at its assembly.
+  WholeBodyModel(const World& world, const LeggedRobotNames& names, double ankleHeight);
+
+  /// The leg joint angles (rad, from assembly) that put the feet at `feet` with the pelvis
+  /// upright at heading `pelvisYaw`, its height `pelvisHeight`, and the whole-body centre of
+  /// mass over `com` (x, y); other joints at their values in `q`. Starts from `legAngles`, which
+  /// it overwrites. Returns false if a leg cannot reach (the closest reach is returned).
+  bool solve(const Vec2& com, double pelvisHeight, double pelvisYaw,
+             const std::array<FootPlacement, 2>& feet, std::array<double, 12>& legAngles);
+
+  /// Poses the model from measured joint angles (the world's encoders) and pelvis attitude (the
+  /// IMU: roll, pitch, yaw), with the ankle point of foot `anchor` at `anchorPoint` (world).
+  void poseMeasured(const World& world, const Vec3& rollPitchYaw, Side anchor,
+                    const Vec3& anchorPoint);
+
+  Vec3 centreOfMass() const { return kinematics_.centreOfMass(); }
+  /// The point under the ankle on the sole plane, world, at the model's current pose.
+  Vec3 footPoint(Side side) const;
+  /// Rotation foot frame -> world at the current pose (identity-yaw flat foot at assembly).
+  Mat3 footRotation(Side side) const;
+  /// Pelvis height above the ankle-point plane and centre of mass height at assembly (m).
+  double assembledPelvisHeight() const { return assembledPelvisHeight_; }
+  double assembledComHeight() const { return assembledComHeight_; }
+  /// World joint index of each leg joint (left 0-5, right 6-11).
+  const std::array<int, 12>& legJoints() const { return legJoints_; }
+
+ private:
+  bool solveLeg(Side side, const FootPlacement& target);
+  void setBase(const Vec3& position, const Vec3& yawPitchRoll);
+
+  tree::WorldTree tree_;
+  tree::TreeKinematics kinematics_;
+  tree::VectorX q_, qd_;
+  int base_ = -1;                    ///< first floating-base coordinate
+  std::array<int, 12> legLinks_{};   ///< tree link of each leg joint
+  std::array<int, 12> legJoints_{};  ///< world joint of each leg joint
+  std::array<int, 2> footLinks_{};
+  std::array<Vec3, 2> footPointLocal_;  ///< ankle point on the sole, foot link frame
+  std::array<Mat3, 2> footRotationAssembled_;
+  double assembledPelvisHeight_ = 0.0, assembledComHeight_ = 0.0;
+};
+
+}  // namespace impetus::walking

@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""Writes scenes/robots/humanoid.xml: an F-850 / FEDOR-class humanoid (seed 002).
+
+The robot is described here as numbers (every one an assumption, documented in
+scenes/README.md, "The humanoid"); the XML is generated because a body's position in the scene
+format is relative to its parent's centre of mass and the robot is assembled in its walking
+posture (knees bent), which makes hand-written coordinates error-prone.
+Run: python3 tools/robots/humanoid.py > scenes/robots/humanoid.xml
+"""
+import math
+import sys
+
+# --- Dimensions (m) and masses (kg) --------------------------------------------------------
+ANKLE_HEIGHT = 0.10      # ankle axes above the sole
+THIGH, SHIN = 0.40, 0.40
+HIP_Y = 0.10             # hip centres either side of the pelvis centre
+HIP_HEIGHT = 0.83        # hip centres above the ground, walking posture
+BEND = math.acos((HIP_HEIGHT - ANKLE_HEIGHT) / (THIGH + SHIN))  # thigh from vertical
+FOOT = (0.24, 0.13, 0.04)  # sole length, width, thickness
+FOOT_X = 0.025             # sole centre ahead of the ankle
+SHOULDER_Y, SHOULDER_Z = 0.27, 1.43
+UPPER_ARM, FOREARM, HAND = 0.28, 0.26, 0.10
+ELBOW_BEND = math.radians(50)  # forearm forward of vertical, as assembled
+
+M = dict(pelvis=12.0, torso=39.0, neck=0.4, head=4.0,
+         hip_yaw=1.2, hip_roll=1.8, thigh=7.5, shin=4.5, ankle=0.6, foot=1.6,
+         shoulder_pitch=1.0, shoulder_roll=1.0, upper_arm=2.4, forearm=1.8,
+         wrist_yaw=0.6, wrist_pitch=0.3, hand=0.6, jaw=0.15)
+
+# --- Gearmotors (rotor side: stall torque N m, no-load rpm, t_m s; gear ratio) -------------
+MOTORS = {
+    # brushless 200 W class (maxon EC-4pole 30 class), strain-wave gear
+    "large": dict(stall=2.5, rpm=15000, tm=0.004, gear=160),
+    # 120 W class
+    "medium": dict(stall=1.5, rpm=12000, tm=0.004, gear=160),
+    # 60 W class
+    "small": dict(stall=0.6, rpm=10000, tm=0.004, gear=160),
+    # 20 W class
+    "tiny": dict(stall=0.2, rpm=10000, tm=0.004, gear=100),
+}
+JOINT_MOTOR = dict(hip_yaw="medium", hip_roll="large", hip_pitch="large", knee="large",
+                   ankle_pitch="large", ankle_roll="medium", waist="large", neck_yaw="tiny",
+                   neck_pitch="tiny", shoulder_pitch="medium", shoulder_roll="medium",
+                   shoulder_yaw="small", elbow="small", wrist_yaw="tiny", wrist_pitch="tiny",
+                   wrist_roll="tiny")
+# Servo gains: normalised volts per rad (kp) and per rad/s (kd) at the joint.
+SERVO = dict(large=(30.0, 0.3), medium=(30.0, 0.3), small=(20.0, 0.2), tiny=(10.0, 0.1))
+
+
+HOLD = '--hold' in sys.argv  # servos hold the assembled posture (no gait controller)
+
+
+def v(x):
+    return " ".join(f"{c:.6g}" for c in x)
+
+
+def add(a, b):
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def sub(a, b):
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def scale(a, s):
+    return tuple(x * s for x in a)
+
+
+def quat_y(angle):
+    """Quaternion (w x y z) of a rotation about +y."""
+    return (math.cos(angle / 2), 0.0, math.sin(angle / 2), 0.0)
+
+
+class Body:
+    def __init__(self, name, com, mass, geoms, joint=None):
+        self.name, self.com, self.mass, self.geoms, self.joint = name, com, mass, geoms, joint
+        self.children = []
+
+    def child(self, b):
+        self.children.append(b)
+        return b
+
+    def xml(self, parent_com, indent):
+        pad = " " * indent
+        rel = sub(self.com, parent_com)
+        out = [f'{pad}<body name="{self.name}" pos="{v(rel)}" mass="{self.mass:g}">']
+        for g in self.geoms:
+            kind, size, at, q, mat = g
+            extra = f' quat="{v(q)}"' if q else ""
+            sz = f'size="{v(size)}"' if kind == "box" else f'radius="{size[0]:g}" length="{size[1]:g}"'
+            out.append(f'{pad}  <geom type="{kind}" {sz} pos="{v(sub(at, self.com))}"{extra} material="{mat}"/>')
+        if self.joint:
+            name, kind, at, axis, rng = self.joint
+            r = f' range="{rng[0]:.4g} deg {rng[1]:.4g} deg"' if kind == "revolute" else f' range="{rng[0]:g} {rng[1]:g}"'
+            out.append(f'{pad}  <joint name="{name}" type="{kind}" pos="{v(sub(at, self.com))}" axis="{v(axis)}"{r}/>')
+        for c in self.children:
+            out.extend(c.xml(self.com, indent + 2))
+        out.append(f"{pad}</body>")
+        return out
+
+
+def box(size, at, q=None, mat="hum_shell"):
+    return ("box", size, at, q, mat)
+
+
+def leg(pelvis, side):
+    s = 1 if side == "l" else -1
+    hip = (0.0, s * HIP_Y, HIP_HEIGHT)
+    knee = add(hip, (THIGH * math.sin(BEND), 0, -THIGH * math.cos(BEND)))
+    ankle = (0.0, s * HIP_Y, ANKLE_HEIGHT)
+    deg = math.degrees(BEND)
+    yaw = pelvis.child(Body(f"hip_yaw_{side}", add(hip, (0, 0, 0.06)), M["hip_yaw"],
+                            [box((0.08, 0.08, 0.05), add(hip, (0, 0, 0.06)))],
+                            (f"hip_yaw_{side}", "revolute", hip, (0, 0, 1), (-45, 45))))
+    roll = yaw.child(Body(f"hip_roll_{side}", hip, M["hip_roll"],
+                          [box((0.10, 0.07, 0.07), hip)],
+                          (f"hip_roll_{side}", "revolute", hip, (1, 0, 0),
+                           (-30, 45) if s > 0 else (-45, 30))))
+    thigh_mid = scale(add(hip, knee), 0.5)
+    thigh = roll.child(Body(f"thigh_{side}", thigh_mid, M["thigh"],
+                            [box((0.11, 0.11, THIGH - 0.10), thigh_mid, quat_y(-BEND))],
+                            (f"hip_pitch_{side}", "revolute", hip, (0, 1, 0),
+                             (-100 + deg, 30 + deg))))
+    shin_mid = scale(add(knee, ankle), 0.5)
+    shin = thigh.child(Body(f"shin_{side}", shin_mid, M["shin"],
+                            [box((0.09, 0.09, SHIN - 0.10), shin_mid, quat_y(BEND))],
+                            (f"knee_{side}", "revolute", knee, (0, 1, 0),
+                             (-2 * deg + 2, 130 - 2 * deg))))
+    ank = shin.child(Body(f"ankle_{side}", ankle, M["ankle"], [box((0.05, 0.06, 0.05), ankle)],
+                          (f"ankle_pitch_{side}", "revolute", ankle, (0, 1, 0),
+                           (-60 + deg, 40 + deg))))
+    sole = add(ankle, (FOOT_X, 0, FOOT[2] / 2 - ANKLE_HEIGHT))
+    ank.child(Body(f"foot_{side}", add(sole, (0, 0, 0.02)), M["foot"],
+                   [box(FOOT, sole, mat="hum_sole"),
+                    box((0.08, 0.07, 0.04), add(ankle, (0, 0, -0.04)))],
+                   (f"ankle_roll_{side}", "revolute", ankle, (1, 0, 0), (-30, 30))))
+    return [f"hip_yaw_{side}", f"hip_roll_{side}", f"hip_pitch_{side}", f"knee_{side}",
+            f"ankle_pitch_{side}", f"ankle_roll_{side}"]
+
+
+def arm(torso, side):
+    s = 1 if side == "l" else -1
+    sh = (0.0, s * SHOULDER_Y, SHOULDER_Z)
+    elbow = add(sh, (0, 0, -UPPER_ARM))
+    fd = (math.sin(ELBOW_BEND), 0.0, -math.cos(ELBOW_BEND))  # forearm direction
+    wrist = add(elbow, scale(fd, FOREARM))
+    q_fore = quat_y(-ELBOW_BEND)
+    p = torso.child(Body(f"shoulder_pitch_{side}", sh, M["shoulder_pitch"],
+                         [box((0.08, 0.06, 0.08), sh)],
+                         (f"shoulder_pitch_{side}", "revolute", sh, (0, 1, 0), (-180, 60))))
+    r = p.child(Body(f"shoulder_roll_{side}", add(sh, (0, 0, -0.05)), M["shoulder_roll"],
+                     [box((0.07, 0.07, 0.06), add(sh, (0, 0, -0.05)))],
+                     (f"shoulder_roll_{side}", "revolute", sh, (1, 0, 0),
+                      (-10, 120) if s > 0 else (-120, 10))))
+    ua_mid = add(sh, (0, 0, -UPPER_ARM / 2 - 0.03))
+    ua = r.child(Body(f"upper_arm_{side}", ua_mid, M["upper_arm"],
+                      [box((0.08, 0.08, UPPER_ARM - 0.10), ua_mid)],
+                      (f"shoulder_yaw_{side}", "revolute", sh, (0, 0, 1), (-90, 90))))
+    fa_mid = add(elbow, scale(fd, FOREARM / 2))
+    fa = ua.child(Body(f"forearm_{side}", fa_mid, M["forearm"],
+                       [box((0.07, 0.07, FOREARM - 0.08), fa_mid, q_fore)],
+                       (f"elbow_{side}", "revolute", elbow, (0, 1, 0),
+                        (-90 + math.degrees(ELBOW_BEND), math.degrees(ELBOW_BEND)))))
+    wy = fa.child(Body(f"wrist_yaw_{side}", add(wrist, scale(fd, -0.03)), M["wrist_yaw"],
+                       [box((0.05, 0.05, 0.04), add(wrist, scale(fd, -0.03)), q_fore)],
+                       (f"wrist_yaw_{side}", "revolute", wrist, scale(fd, -1), (-120, 120))))
+    wp = wy.child(Body(f"wrist_pitch_{side}", wrist, M["wrist_pitch"],
+                       [box((0.04, 0.05, 0.04), wrist, q_fore)],
+                       (f"wrist_pitch_{side}", "revolute", wrist, (0, 1, 0), (-80, 80))))
+    palm = add(wrist, scale(fd, 0.05))
+    hand = wp.child(Body(f"hand_{side}", palm, M["hand"],
+                         [box((0.05, 0.09, 0.06), palm, q_fore)],
+                         (f"wrist_roll_{side}", "revolute", wrist, scale(fd, -1), (-120, 120))))
+    tip = add(wrist, scale(fd, 0.08 + HAND / 2))
+    for jaw, sy in (("a", 1), ("b", -1)):
+        at = add(tip, (0, sy * 0.04, 0))
+        hand.child(Body(f"jaw_{jaw}_{side}", at, M["jaw"],
+                        [box((0.015, 0.015, HAND), at, q_fore, mat="hum_sole")],
+                        (f"jaw_{jaw}_{side}", "prismatic", at, (0, -sy, 0), (0, 0.03) if sy > 0 else (-0.03, 0))))
+    return [f"shoulder_pitch_{side}", f"shoulder_roll_{side}", f"shoulder_yaw_{side}",
+            f"elbow_{side}", f"wrist_yaw_{side}", f"wrist_pitch_{side}", f"wrist_roll_{side}"]
+
+
+def main():
+    pelvis_c = (0.0, 0.0, HIP_HEIGHT + 0.10)
+    pelvis = Body("pelvis", pelvis_c, M["pelvis"], [box((0.20, 0.28, 0.14), pelvis_c)])
+    torso_c = (-0.01, 0.0, 1.25)
+    torso = pelvis.child(Body("torso", torso_c, M["torso"],
+                              [box((0.24, 0.40, 0.44), (-0.01, 0, 1.24))],
+                              ("waist", "revolute", (0, 0, 1.01), (0, 0, 1), (-90, 90))))
+    neck = torso.child(Body("neck", (0, 0, 1.50), M["neck"], [box((0.06, 0.06, 0.04), (0, 0, 1.50))],
+                            ("neck_yaw", "revolute", (0, 0, 1.47), (0, 0, 1), (-90, 90))))
+    neck.child(Body("head", (0.01, 0, 1.66), M["head"], [box((0.20, 0.18, 0.24), (0.01, 0, 1.68))],
+                    ("neck_pitch", "revolute", (0, 0, 1.53), (0, 1, 0), (-30, 45))))
+    legs = leg(pelvis, "l") + leg(pelvis, "r")
+    arms = arm(torso, "l") + arm(torso, "r")
+    upper = ["waist", "neck_yaw", "neck_pitch"]
+
+    out = []
+    w = out.append
+    w("<!-- Generated by tools/robots/humanoid.py - edit that script, not this file.")
+    w("     An F-850 / FEDOR-class humanoid (seed 002): 1.80 m, %.1f kg, legs of 6 DOF, arms of 7 DOF"
+      % (sum(M[k] for k in ("pelvis", "torso", "neck", "head")) +
+         2 * sum(M[k] for k in ("hip_yaw", "hip_roll", "thigh", "shin", "ankle", "foot")) +
+         2 * sum(M[k] for k in ("shoulder_pitch", "shoulder_roll", "upper_arm", "forearm",
+                                "wrist_yaw", "wrist_pitch", "hand")) + 4 * M["jaw"]))
+    w("     with a one-motor two-jaw gripper, a 2-DOF neck, every joint on a DC gearmotor. No public")
+    w("     datasheet exists: every number is an assumption (scenes/README.md, \"The humanoid\").")
+    w("     Robot frame: x forward, z up, origin on the ground between the feet. Assembled in the")
+    w("     walking posture: knees bent %.1f degrees, hips %.2f m above the ground. -->"
+      % (2 * math.degrees(BEND), HIP_HEIGHT))
+    w('<robot name="humanoid">')
+    w('  <material name="hum_shell" friction="0.5" restitution="0.1"/>')
+    w('  <material name="hum_sole" friction="1.0" restitution="0.0" rolling="0.002" spinning="0.005"/>')
+    w("")
+    out.extend(pelvis.xml((0, 0, 0), 2))
+    w("")
+    # Links whose boxes meet near a joint they do not share.
+    pairs = [("pelvis", "thigh_l"), ("pelvis", "thigh_r"), ("pelvis", "hip_roll_l"),
+             ("pelvis", "hip_roll_r"), ("hip_yaw_l", "thigh_l"), ("hip_yaw_r", "thigh_r"),
+             ("thigh_l", "ankle_l"), ("thigh_r", "ankle_r"), ("shin_l", "foot_l"),
+             ("shin_r", "foot_r"), ("torso", "neck"), ("torso", "head"),
+             ("pelvis", "torso")]
+    for sd in "lr":
+        pairs += [("torso", f"shoulder_roll_{sd}"), ("torso", f"upper_arm_{sd}"),
+                  (f"shoulder_pitch_{sd}", f"upper_arm_{sd}"), (f"upper_arm_{sd}", f"wrist_yaw_{sd}"),
+                  (f"forearm_{sd}", f"wrist_pitch_{sd}"), (f"forearm_{sd}", f"hand_{sd}"),
+                  (f"wrist_yaw_{sd}", f"hand_{sd}"), (f"wrist_pitch_{sd}", f"jaw_a_{sd}"),
+                  (f"wrist_pitch_{sd}", f"jaw_b_{sd}"), (f"jaw_a_{sd}", f"jaw_b_{sd}")]
+    for a, b in pairs:
+        w(f'  <exclude body1="{a}" body2="{b}"/>')
+    w("")
+    for j in legs + upper + arms:
+        kind = JOINT_MOTOR[j[:-2] if j[-2:] in ("_l", "_r") else j]
+        m = MOTORS[kind]
+        w(f'  <motor name="{j}_motor" joint="{j}" stall_torque="{m["stall"]:g}" '
+          f'no_load_speed="{m["rpm"]} rpm" time_constant="{m["tm"]:g}" gear_ratio="{m["gear"]}"/>')
+    for sd in "lr":
+        # Gripper: 10:1 gear, 2 mm/rev screw (0.3183 mm/rad), one motor and a repeater (seed 001).
+        w(f'  <motor name="grip_{sd}_motor" joint="jaw_a_{sd}" stall_torque="0.05" '
+          f'no_load_speed="10000 rpm" time_constant="0.004" gear_ratio="10" lead="0.0003183"/>')
+        w(f'  <repeater motor="grip_{sd}_motor" joint="jaw_b_{sd}" ratio="-1"/>')
+    w("")
+    w('  <sensor type="imu" name="pelvis_imu" body="pelvis"/>')
+    w('  <sensor type="force_torque" name="ft_l" joint="ankle_roll_l"/>')
+    w('  <sensor type="force_torque" name="ft_r" joint="ankle_roll_r"/>')
+    w('  <camera name="head_camera" body="head" pos="0.1 0 0.02" quat="0.5 0.5 -0.5 -0.5"/>')
+    w("")
+    w("  <console>")
+    w('    <joystick name="walk" label="Walk (forward, sideways)" x="walk.lateral" y="walk.forward" keys="WASD" joystick="axis0 axis1"/>')
+    w('    <slider name="turn" label="Turn" channel="walk.turn" min="-1" max="1" joystick="axis2"/>')
+    w("  </console>")
+    w("")
+    w("  <scheme>")
+    if not HOLD:
+        w('    <block type="input" name="forward" channel="walk.forward"/>')
+        w('    <block type="input" name="lateral" channel="walk.lateral"/>')
+        w('    <block type="input" name="turn" channel="walk.turn"/>')
+        w('    <block type="walking" name="gait" pelvis="pelvis" imu="pelvis_imu"')
+        w('           foot_left="foot_l" foot_right="foot_r"')
+        w('           leg_left="' + " ".join(legs[:6]) + '"')
+        w('           leg_right="' + " ".join(legs[6:]) + '"')
+        w(f'           ankle_height="{ANKLE_HEIGHT:g}" sole_length="{FOOT[0]:g}" sole_width="{FOOT[1]:g}"'
+          f' sole_forward="{FOOT_X:g}" half_width="{HIP_Y:g}"')
+        w('           inputs="forward=forward lateral=lateral turn=turn"/>')
+    for j in legs + upper + arms:
+        kind = JOINT_MOTOR[j[:-2] if j[-2:] in ("_l", "_r") else j]
+        kp, kd = SERVO[kind]
+        src = f"gait.{j}" if j in legs and not HOLD else "zero"
+        en = "" if HOLD else " enable=gait.drives"
+        w(f'    <block type="servo" name="{j}_servo" motor="{j}_motor" kp="{kp:g}" kd="{kd:g}" inputs="position={src}{en}"/>')
+    w('    <block type="constant" name="zero" value="0"/>')
+    w("  </scheme>")
+    w("</robot>")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
