@@ -101,7 +101,7 @@ void ConsolePanel::build(const ConsoleDesc& console) {
         sticksLayout->addWidget(box);
         connect(stick, &JoystickWidget::moved, this, [this, index](double x, double y) {
           if (!interactive_) return;
-          setChannel(controls_[index].channels.at(0), x);
+          setChannel(controls_[index].channels.at(0), controls_[index].desc.invertX ? -x : x);
           setChannel(controls_[index].channels.at(1), y);
         });
         c.widget = stick;
@@ -254,7 +254,7 @@ void ConsolePanel::applyGamepad(const GamepadState& pad) {
       const bool wasDeflected = !c.padLast.empty();
       if (deflected) {
         stick->showValue(x, y);
-        setChannel(c.channels.at(0), x);
+        setChannel(c.channels.at(0), c.desc.invertX ? -x : x);
         setChannel(c.channels.at(1), y);
         c.padLast = {x, y};
       } else if (wasDeflected && !stick->dragging()) {

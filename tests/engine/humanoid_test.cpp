@@ -5,8 +5,14 @@
 #include <algorithm>
 #include <array>
 
+#include <cmath>
+#include <filesystem>
+
 #include "impetus/probes/probe.h"
 #include "impetus/scene/scene_loader.h"
+#include "impetus/session/session_reader.h"
+#include "impetus/session/session_recorder.h"
+#include "impetus/session/session_replay.h"
 #include "impetus/session/simulation.h"
 
 namespace impetus {
@@ -70,6 +76,92 @@ TEST(Humanoid, EveryJointIsDrivenByAGearmotorUnderServoControl) {
     ++driven;
   }
   EXPECT_EQ(driven, 12 + 3 + 14);  // legs, waist and neck, arms
+}
+
+/// Runs the humanoid standing with one push on the pelvis at t = 1 s; returns the largest gait
+/// state seen and the fastest any body moved in the last `settle` seconds.
+struct PushOutcome {
+  double worstState = 0.0;
+  double lateSpeed = 0.0;
+  double pelvisTilt = 0.0;
+  bool drivesEnabled = true;
+};
+PushOutcome pushWhileStanding(const Vec3& impulse, double seconds, double settle) {
+  Simulation sim(loadScene(kScenes + "/humanoid.xml"));
+  sim.schedulePush({"pelvis", 1.0, impulse});
+  World& world = sim.world();
+  const Scheme* scheme = &*sim.scene().scheme;
+  const Probe state = resolveProbe(world, scheme, "scheme.gait.state");
+  const Probe drives = resolveProbe(world, scheme, "scheme.gait.drives");
+  PushOutcome out;
+  const int steps = int(std::lround(seconds / 0.01));
+  for (int i = 0; i < steps; ++i) {
+    EXPECT_TRUE(sim.step().ok) << "step " << i;
+    out.worstState = std::max(out.worstState, state());
+    if (i >= steps - int(std::lround(settle / 0.01)))
+      for (const RigidBody& b : world.bodies())
+        out.lateSpeed = std::max(out.lateSpeed, b.linearVelocity.norm());
+  }
+  const Vec3 rpy = rollPitchYaw(world.body(world.findBody("pelvis")).orientation);
+  out.pelvisTilt = std::hypot(rpy.x(), rpy.y());
+  out.drivesEnabled = drives() > 0.5;
+  return out;
+}
+
+TEST(Humanoid, StandingItTakesA25NsPushFromEverySide) {
+  // 25 N s on 106 kg is 0.24 m/s of centre-of-mass velocity (the must-show 4). The
+  // largest survived at the time of writing: 40 N s front and back, 50 N s sideways.
+  const Vec3 directions[] = {Vec3::UnitX(), -Vec3::UnitX(), Vec3::UnitY(), -Vec3::UnitY()};
+  for (const Vec3& d : directions) {
+    const PushOutcome o = pushWhileStanding(25.0 * d, 8.0, 2.0);
+    EXPECT_EQ(o.worstState, 0.0) << "push along " << d.transpose();
+    EXPECT_LT(o.pelvisTilt, 0.02) << "push along " << d.transpose();
+    EXPECT_LT(o.lateSpeed, 0.01) << "push along " << d.transpose();
+  }
+}
+
+TEST(Humanoid, A200NsPushFellsItTheDrivesLetGoAndNothingExplodes) {
+  const PushOutcome o = pushWhileStanding(Vec3(200.0, 0.0, 0.0), 6.0, 1.0);
+  EXPECT_EQ(o.worstState, 3.0);
+  EXPECT_FALSE(o.drivesEnabled);
+  EXPECT_GT(o.pelvisTilt, 1.0);  // lying down
+  EXPECT_LT(o.lateSpeed, 0.5);   // and still, a second later
+}
+
+TEST(Humanoid, APushedSessionReplaysBitForBit) {
+  const auto path = std::filesystem::temp_directory_path() / "impetus_humanoid_push.session";
+  std::filesystem::remove(path);
+  {
+    Simulation sim(loadScene(kScenes + "/humanoid.xml"));
+    sim.setDeterministic(true);
+    sim.schedulePush({"pelvis", 0.5, Vec3(0.0, 30.0, 0.0)});
+    SessionRecorder recorder(path.string(), sim, {.operatorName = "trainee"});
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_TRUE(sim.step().ok);
+      recorder.afterStep(sim);
+    }
+    recorder.finish(sim);
+  }
+  SessionReader reader(path.string());
+  ASSERT_EQ(reader.info().pushes.size(), 1u);
+  EXPECT_EQ(reader.info().pushes[0].impulse, Vec3(0.0, 30.0, 0.0));
+  SessionReplay replay(reader);
+  const auto divergence = replay.verify();
+  EXPECT_FALSE(divergence.has_value()) << divergence->what;
+}
+
+TEST(Humanoid, PushesAreParsedAndBadOnesNamed) {
+  const ScheduledPush p = parsePush("pelvis@2.5=25,-1e-3,0");
+  EXPECT_EQ(p.body, "pelvis");
+  EXPECT_EQ(p.time, 2.5);
+  EXPECT_EQ(p.impulse, Vec3(25, -1e-3, 0));
+  EXPECT_EQ(parsePush(formatPush(p)).impulse, p.impulse);
+  for (const char* bad : {"pelvis", "pelvis@x=1,2,3", "pelvis@1=1,2", "@1=1,2,3", "pelvis@-1=1,2,3",
+                          "pelvis@1=1,2,nan"})
+    EXPECT_THROW(parsePush(bad), std::invalid_argument) << bad;
+  Simulation sim(loadScene(kScenes + "/humanoid.xml"));
+  EXPECT_THROW(sim.schedulePush({"nobody", 1.0, Vec3::Zero()}), std::invalid_argument);
+  EXPECT_THROW(sim.schedulePush({"ground", 1.0, Vec3::Zero()}), std::invalid_argument);
 }
 
 }  // namespace

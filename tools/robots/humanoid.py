@@ -247,8 +247,8 @@ def main():
     w('  <camera name="head_camera" body="head" pos="0.1 0 0.02" quat="0.5 0.5 -0.5 -0.5"/>')
     w("")
     w("  <console>")
-    w('    <joystick name="walk" label="Walk (forward, sideways)" x="walk.lateral" y="walk.forward" keys="WASD" joystick="axis0 axis1"/>')
-    w('    <slider name="turn" label="Turn" channel="walk.turn" min="-1" max="1" joystick="axis2"/>')
+    w('    <joystick name="walk" label="Walk (forward, sideways)" x="walk.lateral" y="walk.forward" invert_x="true" keys="WASD" joystick="axis0 axis1"/>')
+    w('    <joystick name="turn" label="Turn, look up and down" x="walk.turn" y="head.tilt" invert_x="true" keys="arrows" joystick="axis2 axis3"/>')
     w("  </console>")
     w("")
     w("  <scheme>")
@@ -256,7 +256,7 @@ def main():
         w('    <block type="input" name="forward" channel="walk.forward"/>')
         w('    <block type="input" name="lateral" channel="walk.lateral"/>')
         w('    <block type="input" name="turn" channel="walk.turn"/>')
-        w('    <block type="walking" name="gait" pelvis="pelvis" imu="pelvis_imu"')
+        w('    <block type="walking" name="gait" pelvis="pelvis" imu="pelvis_imu" ft_left="ft_l" ft_right="ft_r"')
         w('           foot_left="foot_l" foot_right="foot_r"')
         w('           leg_left="' + " ".join(legs[:6]) + '"')
         w('           leg_right="' + " ".join(legs[6:]) + '"')
@@ -266,10 +266,15 @@ def main():
     for j in legs + upper + arms:
         kind = JOINT_MOTOR[j[:-2] if j[-2:] in ("_l", "_r") else j]
         kp, kd = SERVO[kind]
-        src = f"gait.{j}" if j in legs and not HOLD else "zero"
+        src = f"gait.{j}" if j in legs and not HOLD else ("look" if j == "neck_pitch" and not HOLD else "zero")
         en = "" if HOLD else " enable=gait.drives"
         w(f'    <block type="servo" name="{j}_servo" motor="{j}_motor" kp="{kp:g}" kd="{kd:g}" inputs="position={src}{en}"/>')
     w('    <block type="constant" name="zero" value="0"/>')
+    if not HOLD:
+        # The head camera tilts with the turn stick's y: up looks up (0.5 rad at full stick).
+        w('    <block type="input" name="tilt" channel="head.tilt"/>')
+        w('    <block type="gain" name="tilt_angle" k="-0.5" inputs="in=tilt"/>')
+        w('    <block type="lag" name="look" time_constant="0.3" inputs="in=tilt_angle"/>')
     w("  </scheme>")
     w("</robot>")
     print("\n".join(out))

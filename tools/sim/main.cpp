@@ -2,7 +2,7 @@
 //   impetus-sim validate SCENE.xml
 //   impetus-sim run SCENE.xml --duration S [--input IN.csv] [--voltage MOTOR=U ...]
 //       [--probe NAME ...] [--csv OUT.csv] [--record OUT.session [--operator NAME]]
-//       [--deterministic] [--realtime]
+//       [--push BODY@T=FX,FY,FZ ...] [--deterministic] [--realtime]
 //   impetus-sim replay SESSION [--verify] [--csv OUT.csv] [--probe NAME ...] [--from T]
 //       [--scene SCENE.xml]
 //   impetus-sim bench SCENE.xml [--steps N] [--input IN.csv]
@@ -25,6 +25,7 @@
 #include "impetus/probes/probe.h"
 #include "impetus/scene/input_script.h"
 #include "impetus/scene/scene_loader.h"
+#include "impetus/session/push.h"
 #include "impetus/session/session_reader.h"
 #include "impetus/session/session_recorder.h"
 #include "impetus/session/session_replay.h"
@@ -45,7 +46,8 @@ void usage() {
       "usage: impetus-sim validate SCENE.xml\n"
       "       impetus-sim run SCENE.xml --duration S [--input IN.csv] [--voltage MOTOR=U ...]\n"
       "                       [--probe NAME ...] [--csv OUT.csv] [--record OUT.session]\n"
-      "                       [--operator NAME] [--deterministic] [--realtime]\n"
+      "                       [--operator NAME] [--push BODY@T=FX,FY,FZ ...]\n"
+      "                       [--deterministic] [--realtime]\n"
       "       impetus-sim replay SESSION [--verify] [--csv OUT.csv] [--probe NAME ...]\n"
       "                       [--from T] [--scene SCENE.xml]\n"
       "       impetus-sim bench SCENE.xml [--steps N] [--input IN.csv]\n"
@@ -168,6 +170,7 @@ void printSummary(const std::string& what, long steps, double t,
 int run(const std::string& path, const std::vector<std::string>& args) {
   double duration = -1.0;
   std::vector<std::pair<std::string, double>> voltages;
+  std::vector<ScheduledPush> pushes;
   std::vector<std::string> probes;
   std::string csvPath, inputPath, recordPath, operatorName;
   bool deterministic = false, realtime = false;
@@ -196,6 +199,12 @@ int run(const std::string& path, const std::vector<std::string>& args) {
       operatorName = value("--operator");
     } else if (args[i] == "--deterministic") {
       deterministic = true;
+    } else if (args[i] == "--push") {
+      try {
+        pushes.push_back(parsePush(value("--push")));
+      } catch (const std::invalid_argument& e) {
+        throw BadInput(std::string("--push: ") + e.what());
+      }
     } else if (args[i] == "--realtime") {
       realtime = true;
     } else {
@@ -211,6 +220,13 @@ int run(const std::string& path, const std::vector<std::string>& args) {
       sim.overrideVoltage(motor, u);
     } catch (const std::invalid_argument& e) {
       throw BadInput(std::string("--voltage: ") + e.what());
+    }
+  }
+  for (const ScheduledPush& p : pushes) {
+    try {
+      sim.schedulePush(p);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(std::string("--push: ") + e.what());
     }
   }
   ProbeCsv csv(csvPath, probes);

@@ -534,10 +534,11 @@ class Loader {
       d.line = c->GetLineNum();
       const std::string kind = c->Name();
       if (kind == "joystick") {
-        allow(c, {"name", "label", "x", "y", "spring_return", "keys", "joystick"});
+        allow(c, {"name", "label", "x", "y", "spring_return", "invert_x", "keys", "joystick"});
         d.kind = ControlDesc::Kind::Joystick;
         d.channels = {required(c, "x"), required(c, "y")};
         d.springReturn = flag(c, "spring_return", true);
+        d.invertX = flag(c, "invert_x", false);
       } else if (kind == "toggle" || kind == "button" || kind == "slider") {
         allow(c, {"name", "label", "channel", "keys", "joystick", "min", "max"});
         d.kind = kind == "toggle"   ? ControlDesc::Kind::Toggle

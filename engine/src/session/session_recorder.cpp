@@ -63,6 +63,7 @@ SessionRecorder::SessionRecorder(const std::string& path, const Simulation& sim,
     info.motors.push_back(sim.world().motor(i).name());
   for (const RigidBody& b : sim.world().bodies()) info.bodies.push_back(b.name);
   info.voltageOverrides = sim.voltageOverrides();
+  info.pushes = sim.pushes();
   info.firstStep = sim.stepIndex();
   session::writeInfo(*db_, info);
   SqliteStatement insert(*db_, "INSERT INTO files(path, entry, content) VALUES(?, ?, ?)");

@@ -16,6 +16,7 @@ SessionReplay::SessionReplay(SessionReader& reader, const std::string& scenePath
   sim_->setDeterministic(info.deterministic);
   try {
     for (const auto& [motor, u] : info.voltageOverrides) sim_->overrideVoltage(motor, u);
+    for (const ScheduledPush& p : info.pushes) sim_->schedulePush(p);
   } catch (const std::invalid_argument& e) {
     throw SessionError(reader.path() + ": voltage override: " + e.what());
   }

@@ -54,6 +54,9 @@ void writeInfo(SqliteDb& db, const SessionInfo& info) {
   std::vector<std::string> overrides;
   for (const auto& [motor, u] : info.voltageOverrides) overrides.push_back(motor + "=" + real(u));
   writeMeta(db, "voltage_overrides", joinLines(overrides));
+  std::vector<std::string> pushes;
+  for (const ScheduledPush& p : info.pushes) pushes.push_back(formatPush(p));
+  writeMeta(db, "pushes", joinLines(pushes));
   writeMeta(db, "first_step", std::to_string(info.firstStep));
   writeMeta(db, "steps", std::to_string(info.steps));
 }
@@ -106,6 +109,16 @@ SessionInfo readInfo(SqliteDb& db) {
     if (*end != '\0' || !(u >= -1.0 && u <= 1.0))
       throw SessionError(db.path() + ": damaged session: voltage override '" + line + "'");
     info.voltageOverrides.emplace_back(line.substr(0, eq), u);
+  }
+  // "pushes" is absent from sessions recorded before pushes existed: none.
+  const auto hasPushes =
+      std::any_of(meta.begin(), meta.end(), [](const auto& kv) { return kv.first == "pushes"; });
+  for (const std::string& line : splitLines(hasPushes ? field("pushes") : std::string())) {
+    try {
+      info.pushes.push_back(parsePush(line));
+    } catch (const std::invalid_argument& e) {
+      throw SessionError(db.path() + ": damaged session: " + e.what());
+    }
   }
   info.firstStep = std::int64_t(number("first_step"));
   info.steps = std::int64_t(number("steps"));

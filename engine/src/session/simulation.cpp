@@ -21,10 +21,24 @@ void Simulation::overrideVoltage(const std::string& motor, double u) {
   overriddenMotors_.push_back(m);
 }
 
+void Simulation::schedulePush(const ScheduledPush& push) {
+  const BodyId id = world().findBody(push.body);
+  if (id < 0) throw std::invalid_argument("push: no body named '" + push.body + "'");
+  if (!world().body(id).isDynamic())
+    throw std::invalid_argument("push: body '" + push.body + "' does not move");
+  if (!(push.time >= 0.0) || !push.impulse.allFinite())
+    throw std::invalid_argument("push on '" + push.body + "': time and impulse must be finite");
+  pushes_.push_back(push);
+  pushSteps_.emplace_back(std::llround(push.time / scene_.step), id);
+}
+
 StepStatus Simulation::step() {
   if (scene_.scheme) scene_.scheme->step(channels_, scene_.step);
   for (size_t k = 0; k < overrides_.size(); ++k)
     overriddenMotors_[k]->setVoltage(overrides_[k].second);
+  for (size_t k = 0; k < pushes_.size(); ++k)  // an impulse p is the force p / dt for one step
+    if (pushSteps_[k].first == stepIndex_)
+      world().body(pushSteps_[k].second).force += pushes_[k].impulse / scene_.step;
   const StepStatus status = world().step(scene_.step);
   if (status.ok) ++stepIndex_;
   return status;

@@ -28,8 +28,9 @@ struct ControlDesc {
   Kind kind = Kind::Button;
   std::string name;
   std::string label;
-  std::vector<std::string> channels;     ///< joystick: x then y; toggle/button/slider: one
-  bool springReturn = true;              ///< joysticks return to 0 when released
+  std::vector<std::string> channels;  ///< joystick: x then y; toggle/button/slider: one
+  bool springReturn = true;           ///< joysticks return to 0 when released
+  bool invertX = false;  ///< joysticks: the x channel reads -x (+1 to the left, as walk.lateral)
   double minimum = -1.0, maximum = 1.0;  ///< sliders
   std::string keys;                      ///< keyboard binding, e.g. "WASD", "arrows", "G"
   std::string signal;                    ///< lamps/readouts: a scheme signal "block.port" or probe

@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+
 #include <utility>
 #include <vector>
+#include "impetus/session/push.h"
 
 namespace impetus {
 
@@ -40,6 +42,7 @@ struct SessionInfo {
   bool deterministic = false;
   std::vector<std::string> channels, motors, bodies;
   std::vector<std::pair<std::string, double>> voltageOverrides;
+  std::vector<ScheduledPush> pushes;  ///< impulses scheduled on bodies (CLI --push)
   std::int64_t firstStep = 0;  ///< step index the recording starts at (> 0 after a take-over)
   std::int64_t steps = 0;      ///< steps recorded (whole chunks on disk)
   std::string endReason;       ///< "complete", "stopped: ...", or empty if the recorder died

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "impetus/scene/scene_loader.h"
+#include "impetus/session/push.h"
 
 namespace impetus {
 
@@ -35,6 +36,10 @@ class Simulation {
   /// std::invalid_argument for an unknown motor.
   void overrideVoltage(const std::string& motor, double u);
   const std::vector<std::pair<std::string, double>>& voltageOverrides() const { return overrides_; }
+  /// Schedules an impulse on a body's centre of mass (applied as a force over the step that
+  /// starts at push.time); throws std::invalid_argument for an unknown or static body.
+  void schedulePush(const ScheduledPush& push);
+  const std::vector<ScheduledPush>& pushes() const { return pushes_; }
 
   /// One physics step: scheme, overrides, World::step.
   StepStatus step();
@@ -51,6 +56,8 @@ class Simulation {
   std::vector<double> channels_;
   std::vector<std::pair<std::string, double>> overrides_;
   std::vector<DcMotor*> overriddenMotors_;
+  std::vector<ScheduledPush> pushes_;
+  std::vector<std::pair<std::int64_t, BodyId>> pushSteps_;  ///< step index and body, per push
   std::int64_t stepIndex_ = 0;
 };
 

@@ -16,25 +16,41 @@ namespace impetus::blocks {
 namespace {
 using walking::WalkingController;
 
-constexpr const char* kSignals[] = {"state", "drives", "com_x", "com_y",  "cp_x",
-                                    "cp_y",  "zmp_x",  "zmp_y", "step_x", "step_y"};
+constexpr const char* kSignals[] = {"state",  "drives", "com_x",     "com_y",    "cp_x",
+                                    "cp_y",   "zmp_x",  "zmp_y",     "step_x",   "step_y",
+                                    "plan_x", "plan_y", "cp_plan_x", "cp_plan_y"};
 
 class WalkingBlock : public Block {
  public:
+  /// A 6-axis cell in an ankle: the sensor, the foot it carries and its frame in the foot.
+  struct AnkleCell {
+    const Sensor* sensor;
+    BodyId foot;
+    Mat3 frameInFoot;
+  };
   WalkingBlock(std::vector<std::string> outputs, const World& world,
                std::unique_ptr<WalkingController> controller, const Sensor& imu,
-               std::array<int, 3> imuComponents)
+               std::array<int, 3> imuComponents, std::array<AnkleCell, 2> cells)
       : Block({"forward", "lateral", "turn"}, std::move(outputs)),
         world_(world),
         controller_(std::move(controller)),
         imu_(imu),
-        imuComponents_(imuComponents) {}
+        imuComponents_(imuComponents),
+        cells_(cells) {}
 
   void evaluate(const double* in, double* out, const SchemeContext& ctx) override {
     const Vec3 attitude(imu_.value(imuComponents_[0]), imu_.value(imuComponents_[1]),
                         imu_.value(imuComponents_[2]));
+    // The load on each sole: the leg's push on the foot (the cell reads the reaction on the
+    // foot, fx fy fz in its frame), turned to the world, downward.
+    std::array<double, 2> loads{};
+    for (size_t s = 0; s < 2; ++s) {
+      const Sensor& cell = *cells_[s].sensor;
+      const Vec3 f(cell.value(0), cell.value(1), cell.value(2));
+      loads[s] = -(world_.body(cells_[s].foot).rotation * cells_[s].frameInFoot * f).z();
+    }
     const walking::WalkingOutputs& o =
-        controller_->step(world_, Vec3(in[0], in[1], in[2]), attitude, ctx.dt);
+        controller_->step(world_, Vec3(in[0], in[1], in[2]), attitude, loads, ctx.dt);
     for (int k = 0; k < 12; ++k) out[k] = o.legAngles[size_t(k)];
     const double signals[] = {double(static_cast<int>(o.state)),
                               o.drivesEnabled ? 1.0 : 0.0,
@@ -45,7 +61,12 @@ class WalkingBlock : public Block {
                               o.zmpCommanded.x(),
                               o.zmpCommanded.y(),
                               o.nextStep.position.x(),
-                              o.nextStep.position.y()};
+                              o.nextStep.position.y(),
+                              o.comPlanned.x(),
+                              o.comPlanned.y(),
+                              o.capturePointPlanned.x(),
+                              o.capturePointPlanned.y()};
+    static_assert(std::size(signals) == std::size(kSignals));
     for (size_t k = 0; k < std::size(signals); ++k) out[12 + k] = signals[k];
   }
   void reset() override { controller_->reset(); }
@@ -57,6 +78,7 @@ class WalkingBlock : public Block {
   std::unique_ptr<WalkingController> controller_;
   const Sensor& imu_;
   std::array<int, 3> imuComponents_;
+  std::array<AnkleCell, 2> cells_;
 };
 
 std::array<std::string, 6> sixNames(const BlockBuild& b, const std::string& key) {
@@ -88,6 +110,19 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
       ++index;
     }
   }
+  std::array<WalkingBlock::AnkleCell, 2> cells{};
+  const char* cellKeys[] = {"ft_left", "ft_right"};
+  for (size_t s = 0; s < 2; ++s) {
+    const std::string name = b.text(cellKeys[s]);
+    const Sensor* cell = world.findSensor(name);
+    if (!cell || cell->type() != SensorType::ForceTorque)
+      b.fail(std::string(cellKeys[s]) + " '" + name + "' is not a force_torque sensor");
+    const Joint* ankle = b.world().findJoint(names.legJoints[s][5]);
+    if (!ankle || world.body(ankle->child()).name != names.feet[s])
+      b.fail(std::string(cellKeys[s]) + ": the foot must be the child of the ankle roll joint");
+    // The cell sits in the last ankle joint (the sensor's joint is checked by its name).
+    cells[s] = {cell, ankle->child(), ankle->frameInChild().orientation.toRotationMatrix()};
+  }
   walking::WalkingParams p;
   p.stepTime = b.number("step_time", p.stepTime);
   p.doubleSupportTime = b.number("double_support", p.doubleSupportTime);
@@ -102,6 +137,7 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
   p.topTurn = b.number("top_turn", p.topTurn);
   p.dcmGain = b.number("dcm_gain", p.dcmGain);
   p.stabiliserGain = b.number("stabiliser_gain", p.stabiliserGain);
+  p.forceGain = b.number("force_gain", p.forceGain);
   p.limits.halfWidth = b.number("half_width", p.limits.halfWidth);
   if (!(p.stepTime > p.doubleSupportTime && p.doubleSupportTime > 0.0))
     b.fail("step_time must exceed double_support, which must be positive");
@@ -118,7 +154,7 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
     for (const std::string& n : names.legJoints[size_t(s)]) outputs.push_back(n);
   for (const char* s : kSignals) outputs.emplace_back(s);
   return std::make_unique<WalkingBlock>(std::move(outputs), world, std::move(controller), *imu,
-                                        components);
+                                        components, cells);
 }
 
 }  // namespace impetus::blocks

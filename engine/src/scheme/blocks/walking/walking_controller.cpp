@@ -49,6 +49,7 @@ void WalkingController::reset() {
   measuredOnce_ = false;
   legAngles_.fill(0.0);
   time_ = 0.0;
+  footHeightDifference_ = 0.0;
   out_ = {};
 }
 
@@ -192,7 +193,8 @@ void WalkingController::measure(const World& world, const Vec3& imu, double dt) 
 }
 
 const WalkingOutputs& WalkingController::step(const World& world, const Vec3& command,
-                                              const Vec3& imu, double dt) {
+                                              const Vec3& imu,
+                                              const std::array<double, 2>& footLoads, double dt) {
   time_ += dt;
   if (state_ == GaitState::Fallen) return out_;
   measure(world, imu, dt);
@@ -261,6 +263,27 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   com_ = zmp + offset * ch + comVelocity_ * (sh / omega_);
   comVelocity_ = offset * (omega_ * sh) + comVelocity_ * ch;
 
+  // Foot force difference control: the loads the commanded ZMP asks of each foot (the lever
+  // rule along the line between the sole centres in double support; all on the stance foot in
+  // single support) against what the ankle cells read.
+  {
+    const double total = footLoads[0] + footLoads[1];
+    double leftShare = 0.5;
+    const bool single = state_ != GaitState::Standing && stepClock_ >= doubleSupport_;
+    if (single) {
+      leftShare = swing_ == kLeft ? 0.0 : 1.0;
+    } else {
+      const Vec2 l = soleCentre(feet_[kLeft]), r = soleCentre(feet_[kRight]);
+      const double span = (l - r).squaredNorm();
+      if (span > 1e-9) leftShare = std::clamp((zmp - r).dot(l - r) / span, 0.0, 1.0);
+    }
+    const double wanted = (2.0 * leftShare - 1.0) * total;  // f_L - f_R asked
+    const double measured = footLoads[0] - footLoads[1];
+    footHeightDifference_ +=
+        dt * (p_.forceGain * (measured - wanted) - footHeightDifference_ / p_.forceTimeConstant);
+    footHeightDifference_ = std::clamp(footHeightDifference_, -0.03, 0.03);
+  }
+
   // Feet at the end of this step: the swing foot on its way.
   std::array<FootPlacement, 2> feet = feet_;
   if (state_ == GaitState::Walking || state_ == GaitState::Stopping) {
@@ -276,6 +299,8 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
       f.yaw = from.yaw + std::remainder(target_.yaw - from.yaw, 2.0 * M_PI) * blend;
     }
   }
+  feet[kLeft].position.z() += 0.5 * footHeightDifference_;
+  feet[kRight].position.z() -= 0.5 * footHeightDifference_;
   const FootPlacement middle = midFoot(feet[0], feet[1]);
   const double ground = 0.5 * (feet_[0].position.z() + feet_[1].position.z());
   model_.solve(com_, ground + pelvisHeight_, middle.yaw, feet, legAngles_);
@@ -287,6 +312,8 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   out_.capturePoint = xiMeasured;
   out_.zmpCommanded = zmp;
   out_.comPlanned = com_;
+  out_.capturePointPlanned = dcmReference_;
+  out_.footHeightDifference = footHeightDifference_;
   out_.feet = feet;
   out_.nextStep = target_;
   return out_;
@@ -314,6 +341,7 @@ void WalkingController::saveState(StateWriter& out) const {
   out.put(measuredOnce_);
   out.put(std::span<const double>(legAngles_));
   out.put(time_);
+  out.put(footHeightDifference_);
 }
 
 void WalkingController::loadState(StateReader& in) {
@@ -348,6 +376,7 @@ void WalkingController::loadState(StateReader& in) {
   StateReader::requireSame(angles.size(), size_t(12), "walking leg angles");
   std::copy(angles.begin(), angles.end(), legAngles_.begin());
   in.get(time_);
+  in.get(footHeightDifference_);
   out_.state = state_;
   out_.drivesEnabled = state_ != GaitState::Fallen;
   out_.legAngles = legAngles_;

@@ -30,11 +30,16 @@ struct WalkingParams {
   double soleForward = 0.025;                  ///< sole centre ahead of the ankle (m)
   double zmpMargin = 0.02;                     ///< commanded ZMP kept this far inside the soles (m)
   double dcmGain = 2.0;         ///< DCM tracking gain k (1/s), ZMP = p_ref + (1 + k/w) e
-  double stabiliserGain = 0.3;  ///< share of the measured DCM error fed to the ZMP
+  double stabiliserGain = 0.0;  ///< share of the measured DCM error fed to the ZMP
   double topForward = 0.40, topBackward = 0.20, topLateral = 0.10;  ///< (m/s)
   double topTurn = 0.30;                                            ///< (rad/s)
   double commandAcceleration = 0.4;  ///< command slew (m/s^2; turn: rad/s^2 at the same value)
   double fallTilt = 0.5;             ///< pelvis tilt that means fallen (rad)
+  /// Foot force difference control (Kajita et al. 2010): the feet's heights are moved apart
+  /// until their measured loads split as the commanded ZMP asks; position-controlled legs in
+  /// double support otherwise share the weight by their stiffness alone.
+  double forceGain = 5e-5;         ///< (m/s per N)
+  double forceTimeConstant = 1.0;  ///< the height difference leaks back over this (s)
   FootstepLimits limits;
 };
 
@@ -44,7 +49,8 @@ struct WalkingOutputs {
   GaitState state = GaitState::Standing;
   bool drivesEnabled = true;
   Vec2 comMeasured = Vec2::Zero(), capturePoint = Vec2::Zero(), zmpCommanded = Vec2::Zero();
-  Vec2 comPlanned = Vec2::Zero();
+  Vec2 comPlanned = Vec2::Zero(), capturePointPlanned = Vec2::Zero();
+  double footHeightDifference = 0.0;  ///< force control: left minus right foot height (m)
   std::array<FootPlacement, 2> feet;  ///< where the feet are (or land)
   FootPlacement nextStep;             ///< the planned landing of the swing foot
 };
@@ -54,9 +60,10 @@ class WalkingController {
   WalkingController(const World& world, const LeggedRobotNames& names, const WalkingParams& p);
 
   /// One control step: `command` in [-1, 1] (forward, lateral left, turn counter-clockwise),
-  /// the IMU's roll, pitch, yaw. Reads the encoders from `world`.
+  /// the IMU's roll, pitch, yaw, and the vertical load each ankle F/T cell reads (N, left,
+  /// right). Reads the encoders from `world`.
   const WalkingOutputs& step(const World& world, const Vec3& command, const Vec3& imuRollPitchYaw,
-                             double dt);
+                             const std::array<double, 2>& footLoads, double dt);
   const WalkingOutputs& outputs() const { return out_; }
   void reset();
   void saveState(StateWriter& out) const;
@@ -89,6 +96,7 @@ class WalkingController {
   bool measuredOnce_ = false;
   std::array<double, 12> legAngles_{};
   double time_ = 0.0;
+  double footHeightDifference_ = 0.0;  ///< left minus right, from the force control (m)
 
   // Scratch (not state): the ZMP plan from now on as segments, and the DCM reference.
   struct Segment {
