@@ -284,23 +284,27 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
     footHeightDifference_ = std::clamp(footHeightDifference_, -0.03, 0.03);
   }
 
-  // Feet at the end of this step: the swing foot on its way.
+  // Feet at the end of this step: the swing foot on its way - up first, then across, then
+  // straight down (a sole dragged along the ground at lift-off catches and kicks the robot).
   std::array<FootPlacement, 2> feet = feet_;
+  std::array<double, 2> heightOffset = {0.5 * footHeightDifference_, -0.5 * footHeightDifference_};
   if (state_ == GaitState::Walking || state_ == GaitState::Stopping) {
     const double single = p_.stepTime - p_.doubleSupportTime;
     const double s = (stepClock_ + dt - doubleSupport_) / single;
     if (s > 0.0) {
       const FootPlacement& from = feet_[size_t(swing_)];
-      const double blend = quintic(s);
+      const double across = quintic((s - 0.1) / 0.75);
       FootPlacement& f = feet[size_t(swing_)];
-      f.position = from.position + (target_.position - from.position) * blend;
-      const double sc = std::clamp(s, 0.0, 1.0);
-      f.position.z() += p_.swingHeight * 16.0 * sc * sc * (1.0 - sc) * (1.0 - sc);
-      f.yaw = from.yaw + std::remainder(target_.yaw - from.yaw, 2.0 * M_PI) * blend;
+      f.position = from.position + (target_.position - from.position) * across;
+      const double lift = s < 0.5 ? quintic(s / 0.35) : quintic((1.0 - s) / 0.35);
+      f.position.z() += p_.swingHeight * lift;
+      f.yaw = from.yaw + std::remainder(target_.yaw - from.yaw, 2.0 * M_PI) * across;
+      // The force control's height offset leaves the swing foot as it lifts.
+      heightOffset[size_t(swing_)] *= 1.0 - quintic(s / 0.25);
     }
   }
-  feet[kLeft].position.z() += 0.5 * footHeightDifference_;
-  feet[kRight].position.z() -= 0.5 * footHeightDifference_;
+  feet[kLeft].position.z() += heightOffset[kLeft];
+  feet[kRight].position.z() += heightOffset[kRight];
   const FootPlacement middle = midFoot(feet[0], feet[1]);
   const double ground = 0.5 * (feet_[0].position.z() + feet_[1].position.z());
   model_.solve(com_, ground + pelvisHeight_, middle.yaw, feet, legAngles_);

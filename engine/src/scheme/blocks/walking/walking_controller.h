@@ -38,7 +38,7 @@ struct WalkingParams {
   /// Foot force difference control (Kajita et al. 2010): the feet's heights are moved apart
   /// until their measured loads split as the commanded ZMP asks; position-controlled legs in
   /// double support otherwise share the weight by their stiffness alone.
-  double forceGain = 5e-5;         ///< (m/s per N)
+  double forceGain = 0.0;          ///< (m/s per N); 0: off (see scenes/README.md, "walking")
   double forceTimeConstant = 1.0;  ///< the height difference leaks back over this (s)
   FootstepLimits limits;
 };
