@@ -245,6 +245,9 @@ void MainWindow::presentScene(const LoadedScene& scene) {
   console_->build(scene.console);
   QStringList probes;
   for (const std::string& p : probeNames(*scene.world)) probes << QString::fromStdString(p);
+  if (scene.scheme)  // scheme signals plot too (the humanoid's gait state, ZMP, capture point)
+    for (const std::string& signal : scene.scheme->signalNames())
+      probes << QString::fromStdString("scheme." + signal);
   plots_->setAvailable(probes);
   if (!findCamera(cameraMode_) && cameraMode_ != "fly") cameraMode_ = "orbit";
   if (!findCamera(pipCamera_)) pipCamera_.clear();

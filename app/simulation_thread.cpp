@@ -143,7 +143,8 @@ void SimulationThread::setPlotProbes(const std::vector<std::string>& names) {
   if (!sim_) return;
   std::lock_guard lock(stepMutex_);
   std::vector<Probe> probes;
-  for (const std::string& name : names) probes.push_back(resolveProbe(sim_->world(), name));
+  const Scheme* scheme = sim_->scene().scheme ? &*sim_->scene().scheme : nullptr;
+  for (const std::string& name : names) probes.push_back(resolveProbe(sim_->world(), scheme, name));
   plotProbes_ = std::move(probes);
   std::lock_guard samplesLock(samplesMutex_);
   samples_.clear();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "impetus/probes/probe.h"
+#include "impetus/scheme/scheme.h"
 #include "main_window.h"
 #include "viewport_widget.h"
 
@@ -52,8 +53,10 @@ inline QImage renderNow(MainWindow& window) {
 /// A probe's value now (read between two steps of the simulation thread).
 inline double probe(MainWindow& window, const std::string& name) {
   double value = std::nan("");
-  window.simulation().withSimulation(
-      [&](impetus::Simulation& sim) { value = impetus::resolveProbe(sim.world(), name)(); });
+  window.simulation().withSimulation([&](impetus::Simulation& sim) {
+    const impetus::Scheme* scheme = sim.scene().scheme ? &*sim.scene().scheme : nullptr;
+    value = impetus::resolveProbe(sim.world(), scheme, name)();
+  });
   return value;
 }
 

@@ -262,6 +262,34 @@ class OperatorAppTest : public QObject {
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/contact_stress.png"));
   }
 
+  void theHumanoidWalksFromTheKeys() {
+    // scenes/humanoid.xml as a trainee opens it: W walks forward (walk.forward), D steps right
+    // (walk.lateral is +1 to the left: the stick's x is inverted), the gait state shows walking.
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString scene = QFileInfo(MainWindow::defaultScenePath()).dir().filePath("humanoid.xml");
+    QVERIFY(window.openScene(scene));
+    QCOMPARE(window.sceneName(), QString("humanoid"));
+    QVERIFY(window.plotProbe("scheme.gait.com_x"));
+    window.viewport()->setFocus();
+    QVERIFY(waitSimSeconds(window, 0.5));
+    QCOMPARE(probe(window, "scheme.gait.state"), 0.0);  // standing
+    QTest::keyPress(window.viewport(), Qt::Key_D);
+    QVERIFY(waitSimSeconds(window, 0.1));
+    QVERIFY2(probe(window, "scheme.lateral") < -0.99,
+             qPrintable(QString::number(probe(window, "scheme.lateral"))));
+    QTest::keyRelease(window.viewport(), Qt::Key_D);
+    QTest::keyPress(window.viewport(), Qt::Key_W);
+    QVERIFY(waitSimSeconds(window, 0.1));
+    QCOMPARE(probe(window, "scheme.forward"), 1.0);
+    QVERIFY(waitSimSeconds(window, 1.5));
+    QCOMPARE(probe(window, "scheme.gait.state"), 1.0);  // walking, upright
+    QVERIFY(std::abs(probe(window, "body.pelvis.pitch")) < 0.1);
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/humanoid.png"));
+    QTest::keyRelease(window.viewport(), Qt::Key_W);
+  }
+
   void plotsFollowAProbe() {
     OpenWindow w;
     MainWindow& window = w.window;

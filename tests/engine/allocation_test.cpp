@@ -13,6 +13,7 @@
 #include "impetus/scenes/hinge_chain.h"
 #include "impetus/scenes/tracked_vehicle.h"
 #include "impetus/scheme/scheme.h"
+#include "impetus/session/simulation.h"
 #include "impetus/session/state_stream.h"
 
 namespace {
@@ -270,6 +271,26 @@ TEST(Allocation, TheIkBlockSolvesWithoutAllocating) {
                              }),
             0);
   EXPECT_NE(scheme.signal("ik.shoulder"), 0.0);  // it really solved
+}
+
+TEST(Allocation, TheHumanoidWithItsWalkingControllerStepsWithoutAllocating) {
+  // scenes/humanoid.xml: 31 servoed gearmotors, the walking block (tree kinematics, leg inverse
+  // kinematics, the capture-point plan) in every step; standing, then the first steps forward.
+  Simulation sim(loadScene(std::string(IMPETUS_SCENES_DIR) + "/humanoid.xml"));
+  const std::vector<std::string> channels = sim.scene().console.channels();
+  const auto forward = std::find(channels.begin(), channels.end(), "walk.forward");
+  ASSERT_NE(forward, channels.end());
+  const size_t forwardIndex = static_cast<size_t>(forward - channels.begin());
+  const auto run = [&] {
+    for (int i = 0; i < 250; ++i) {
+      sim.channels()[forwardIndex] = i < 50 ? 0.0 : 1.0;
+      EXPECT_TRUE(sim.step().ok);
+    }
+  };
+  const std::vector<std::uint8_t> start = sim.saveState();
+  run();  // rehearsal: the buffers grow to the busiest step
+  sim.loadState(start);
+  EXPECT_EQ(allocationsWhile(0, 1, run), 0);
 }
 
 }  // namespace

@@ -38,6 +38,8 @@ class Scheme {
   /// Index of "block.port" in the signal array, or -1.
   int signalIndex(const std::string& name) const;
   double signalAt(int index) const { return signals_[static_cast<size_t>(index)]; }
+  /// Every signal's name ("block.port"), in signal order.
+  const std::vector<std::string>& signalNames() const { return signalNames_; }
   int blockCount() const { return static_cast<int>(nodes_.size()); }
   /// Block names in evaluation order.
   std::vector<std::string> evaluationOrder() const;
