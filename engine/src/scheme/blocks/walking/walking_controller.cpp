@@ -117,12 +117,11 @@ void WalkingController::startStep(Side swing, const FootPlacement& target, doubl
   doubleSupport_ = doubleSupport;
 }
 
-void WalkingController::planZmp(double now) {
+void WalkingController::planZmp() {
   // The reference ZMP from now on as linear segments, then the DCM reference by the backward
   // recursion over them (Englsberger et al. 2015): on a segment of length h with ZMP a + b s,
   // xi(start) = e^(-w h) xi(end) + a (1 - e^(-w h)) + b ((1 - e^(-w h)) / w - h e^(-w h)),
   // ending where the last ZMP rests.
-  (void)now;
   segmentCount_ = 0;
   const auto add = [&](double duration, const Vec2& a, const Vec2& b) {
     if (duration > 1e-9 && segmentCount_ < int(segments_.size()))
@@ -251,7 +250,7 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   }
 
   // Pattern: DCM reference, DCM tracking with the measured error, the reference pendulum.
-  planZmp(time_);
+  planZmp();
   const Vec2 xiModel = com_ + comVelocity_ / omega_;
   const Vec2 xiMeasured = measuredCom_ + measuredVelocity_ / omega_;
   const double feedback = 1.0 + p_.dcmGain / omega_;
@@ -317,7 +316,6 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   out_.zmpCommanded = zmp;
   out_.comPlanned = com_;
   out_.capturePointPlanned = dcmReference_;
-  out_.footHeightDifference = footHeightDifference_;
   out_.feet = feet;
   out_.nextStep = target_;
   return out_;

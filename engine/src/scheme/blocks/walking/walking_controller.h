@@ -50,7 +50,6 @@ struct WalkingOutputs {
   bool drivesEnabled = true;
   Vec2 comMeasured = Vec2::Zero(), capturePoint = Vec2::Zero(), zmpCommanded = Vec2::Zero();
   Vec2 comPlanned = Vec2::Zero(), capturePointPlanned = Vec2::Zero();
-  double footHeightDifference = 0.0;  ///< force control: left minus right foot height (m)
   std::array<FootPlacement, 2> feet;  ///< where the feet are (or land)
   FootPlacement nextStep;             ///< the planned landing of the swing foot
 };
@@ -71,7 +70,7 @@ class WalkingController {
 
  private:
   void startStep(Side swing, const FootPlacement& target, double doubleSupport);
-  void planZmp(double now);
+  void planZmp();
   Vec2 soleCentre(const FootPlacement& f) const;
   Vec2 clampToSupport(const Vec2& p) const;
   void measure(const World& world, const Vec3& imu, double dt);
