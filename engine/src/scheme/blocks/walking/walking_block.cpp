@@ -120,7 +120,7 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
     const Joint* ankle = b.world().findJoint(names.legJoints[s][5]);
     if (!ankle || world.body(ankle->child()).name != names.feet[s])
       b.fail(std::string(cellKeys[s]) + ": the foot must be the child of the ankle roll joint");
-    // The cell sits in the last ankle joint (the sensor's joint is checked by its name).
+    // The cell is taken to sit in the last ankle joint, its frame that joint's in the foot.
     cells[s] = {cell, ankle->child(), ankle->frameInChild().orientation.toRotationMatrix()};
   }
   walking::WalkingParams p;
