@@ -2,29 +2,27 @@
 
 namespace impetus {
 
-int addCharacteristicRow(RowBuffer& rows, const DcMotor& motor, double dt, double rotorSpeed,
-                         double effectiveInertia) {
+namespace {
+/// A rotor-only soft row with the characteristic's coefficients.
+int addRotorRow(RowBuffer& rows, const DcMotor& motor, const DcMotor::CharacteristicRow& c) {
   const int index = rows.addBlock(BlockKind::Equality, 1, 0, 0);
   ConstraintRow& row = rows.row(index);
-  const DcMotor::CharacteristicRow c = motor.characteristicRow(dt, rotorSpeed, effectiveInertia);
   row.rotor = motor.rotorSlot();
   row.rotorJacobian = 1.0;
   row.softness = c.softness;
   row.target = c.target;
   return index;
 }
+}  // namespace
+
+int addCharacteristicRow(RowBuffer& rows, const DcMotor& motor, double dt, double rotorSpeed,
+                         double effectiveInertia) {
+  return addRotorRow(rows, motor, motor.characteristicRow(dt, rotorSpeed, effectiveInertia));
+}
 
 int addServoRow(RowBuffer& rows, DcMotor& motor, double dt, double rotorSpeed,
                 double effectiveInertia, double jointPosition) {
-  const int index = rows.addBlock(BlockKind::Equality, 1, 0, 0);
-  ConstraintRow& row = rows.row(index);
-  const DcMotor::CharacteristicRow c =
-      motor.servoRow(dt, rotorSpeed, effectiveInertia, jointPosition);
-  row.rotor = motor.rotorSlot();
-  row.rotorJacobian = 1.0;
-  row.softness = c.softness;
-  row.target = c.target;
-  return index;
+  return addRotorRow(rows, motor, motor.servoRow(dt, rotorSpeed, effectiveInertia, jointPosition));
 }
 
 int addBrakeRow(RowBuffer& rows, const DcMotor& motor, double dt) {
