@@ -45,6 +45,8 @@ JOINT_MOTOR = dict(hip_yaw="medium", hip_roll="large", hip_pitch="large", knee="
                    wrist_roll="tiny")
 # Servo gains: normalised volts per rad (kp) and per rad/s (kd) at the joint.
 SERVO = dict(large=(30.0, 0.3), medium=(30.0, 0.3), small=(20.0, 0.2), tiny=(10.0, 0.1))
+# The legs' are stiffer: a body that sags on its leg servos (1 Hz at 30) rocks on its soles.
+LEG_SERVO = (100.0, 0.3)
 
 
 HOLD = '--hold' in sys.argv  # servos hold the assembled posture (no gait controller)
@@ -265,7 +267,7 @@ def main():
         w('           inputs="forward=forward lateral=lateral turn=turn"/>')
     for j in legs + upper + arms:
         kind = JOINT_MOTOR[j[:-2] if j[-2:] in ("_l", "_r") else j]
-        kp, kd = SERVO[kind]
+        kp, kd = LEG_SERVO if j in legs else SERVO[kind]
         src = f"gait.{j}" if j in legs and not HOLD else ("look" if j == "neck_pitch" and not HOLD else "zero")
         en = "" if HOLD else " enable=gait.drives"
         w(f'    <block type="servo" name="{j}_servo" motor="{j}_motor" kp="{kp:g}" kd="{kd:g}" inputs="position={src}{en}"/>')

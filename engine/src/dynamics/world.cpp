@@ -622,12 +622,13 @@ void World::addContactRows(double dt) {
       // Gaps within the slop count as touching, so that the points of a resting face ask for the
       // same (zero) normal velocity: their block is singular and must not see inconsistent targets.
       normal.target = c.separation > settings_.contactSlop ? -c.separation / dt : 0.0;
-      // A gap that is opening starts from no impulse: last step's push, carried over, is what a
-      // light body lifted off the ground by a heavy mechanism (a foot by its leg) could not shed
-      // in the step's sweeps - its own mass, not the mechanism's, measures the correction - and
-      // the foot was thrown up by a point centimetres clear of the floor.
+      // A gap that is opening cannot push this step. The sweeps beside a tree measure a light
+      // body's correction by its own mass, not its mechanism's: a foot lifted by a stiffly servoed
+      // leg was pushed by corners centimetres clear of the floor, alternately front and back,
+      // and spun up from step to step (the exact solution has no impulse there).
       const bool opening = c.separation > settings_.contactSlop && c.approachSpeed > 0.0;
       normal.impulse = warm && !opening ? c.normalImpulse : 0.0;
+      if (opening) normal.upper = 0.0;
     }
     if (last - first > 1) rows_.mergeLastBlocks(static_cast<int>(last - first), BlockKind::Limited);
     rows_.lastBlock().treeRole = TreeRole::Contact;

@@ -27,6 +27,7 @@ class WalkingBlock : public Block {
     const Sensor* sensor;
     BodyId foot;
     Mat3 frameInFoot;
+    Vec3 centreInFoot;  ///< the joint's anchor, foot frame (relative to its centre of mass)
   };
   WalkingBlock(std::vector<std::string> outputs, const World& world,
                std::unique_ptr<WalkingController> controller, const Sensor& imu,
@@ -43,14 +44,17 @@ class WalkingBlock : public Block {
                         imu_.value(imuComponents_[2]));
     // The load on each sole: the leg's push on the foot (the cell reads the reaction on the
     // foot, fx fy fz in its frame), turned to the world, downward.
-    std::array<double, 2> loads{};
+    std::array<walking::AnkleWrench, 2> ankles;
     for (size_t s = 0; s < 2; ++s) {
       const Sensor& cell = *cells_[s].sensor;
-      const Vec3 f(cell.value(0), cell.value(1), cell.value(2));
-      loads[s] = -(world_.body(cells_[s].foot).rotation * cells_[s].frameInFoot * f).z();
+      const RigidBody& foot = world_.body(cells_[s].foot);
+      const Mat3 toWorld = foot.rotation * cells_[s].frameInFoot;
+      ankles[s].force = toWorld * Vec3(cell.value(0), cell.value(1), cell.value(2));
+      ankles[s].torque = toWorld * Vec3(cell.value(3), cell.value(4), cell.value(5));
+      ankles[s].centre = foot.position + foot.rotation * cells_[s].centreInFoot;
     }
     const walking::WalkingOutputs& o =
-        controller_->step(world_, Vec3(in[0], in[1], in[2]), attitude, loads, ctx.dt);
+        controller_->step(world_, Vec3(in[0], in[1], in[2]), attitude, ankles, ctx.dt);
     for (int k = 0; k < 12; ++k) out[k] = o.legAngles[size_t(k)];
     const double signals[] = {double(static_cast<int>(o.state)),
                               o.drivesEnabled ? 1.0 : 0.0,
@@ -121,7 +125,8 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
     if (!ankle || world.body(ankle->child()).name != names.feet[s])
       b.fail(std::string(cellKeys[s]) + ": the foot must be the child of the ankle roll joint");
     // The cell is taken to sit in the last ankle joint, its frame that joint's in the foot.
-    cells[s] = {cell, ankle->child(), ankle->frameInChild().orientation.toRotationMatrix()};
+    cells[s] = {cell, ankle->child(), ankle->frameInChild().orientation.toRotationMatrix(),
+                ankle->frameInChild().anchor};
   }
   walking::WalkingParams p;
   p.stepTime = b.number("step_time", p.stepTime);
@@ -138,6 +143,8 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
   p.dcmGain = b.number("dcm_gain", p.dcmGain);
   p.stabiliserGain = b.number("stabiliser_gain", p.stabiliserGain);
   p.forceGain = b.number("force_gain", p.forceGain);
+  p.ankleDamping = b.number("ankle_damping", p.ankleDamping);
+  p.swingMomentumGain = b.number("swing_momentum_gain", p.swingMomentumGain);
   p.limits.halfWidth = b.number("half_width", p.limits.halfWidth);
   if (!(p.stepTime > p.doubleSupportTime && p.doubleSupportTime > 0.0))
     b.fail("step_time must exceed double_support, which must be positive");

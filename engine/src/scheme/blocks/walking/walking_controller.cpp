@@ -1,5 +1,6 @@
 #include "walking_controller.h"
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 
@@ -15,6 +16,11 @@ double slew(double value, double target, double step) {
 double quintic(double s) {
   s = std::clamp(s, 0.0, 1.0);
   return s * s * s * (10.0 - 15.0 * s + 6.0 * s * s);
+}
+/// d^2/ds^2 of quintic(s).
+double quinticAcceleration(double s) {
+  if (s <= 0.0 || s >= 1.0) return 0.0;
+  return s * (60.0 - 180.0 * s + 120.0 * s * s);
 }
 double cross(const Vec2& o, const Vec2& a, const Vec2& b) {
   return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
@@ -50,6 +56,7 @@ void WalkingController::reset() {
   legAngles_.fill(0.0);
   time_ = 0.0;
   footHeightDifference_ = 0.0;
+  ankleTilt_ = {Vec2::Zero(), Vec2::Zero()};
   out_ = {};
 }
 
@@ -179,24 +186,90 @@ void WalkingController::planZmp() {
   zmpReference_ = segments_[0].start;
 }
 
-void WalkingController::measure(const World& world, const Vec3& imu, double dt) {
+Vec2 WalkingController::swingZmpShift(double clock) const {
+  // The ZMP minus the pendulum's: -dL_y / (m g), dL_x / (m g) (seed 004's ZMP with the
+  // centroidal angular momentum L), L from the swing foot's planned acceleration.
+  if (state_ != GaitState::Walking && state_ != GaitState::Stopping) return Vec2::Zero();
+  const double single = p_.stepTime - p_.doubleSupportTime;
+  const double acceleration =
+      quinticAcceleration((clock - doubleSupport_) / single) / (single * single);
+  if (acceleration == 0.0) return Vec2::Zero();
+  const double heading = feet_[size_t(1 - swing_)].yaw;
+  const Eigen::Rotation2Dd toWorld(heading);
+  const Vec2 travel =
+      toWorld.inverse() * (target_.position.head<2>() - feet_[size_t(swing_)].position.head<2>());
+  const Vec3 momentumRate = model_.swingAngularMomentum(swing_) * (travel * acceleration);
+  return toWorld * (p_.swingMomentumGain * Vec2(-momentumRate.y(), momentumRate.x()) /
+                    (model_.mass() * kGravity));
+}
+
+Vec2 WalkingController::swingDcmShift(double clock) const {
+  // The DCM is the ZMP filtered backwards in time, w int_t^inf e^(-w (s - t)) r(s) ds: the
+  // swing's ZMP shift from now to touchdown, by Simpson's rule.
+  if (state_ != GaitState::Walking && state_ != GaitState::Stopping) return Vec2::Zero();
+  const double end = doubleSupport_ + p_.stepTime - p_.doubleSupportTime;
+  const double from = std::max(clock, doubleSupport_);
+  if (from >= end) return Vec2::Zero();
+  constexpr int kIntervals = 24;
+  const double h = (end - from) / kIntervals;
+  Vec2 sum = Vec2::Zero();
+  for (int i = 0; i <= kIntervals; ++i) {
+    const double t = from + i * h;
+    const double weight = (i == 0 || i == kIntervals) ? 1.0 : (i % 2 ? 4.0 : 2.0);
+    sum += weight * std::exp(-omega_ * (t - clock)) * swingZmpShift(t);
+  }
+  return omega_ * sum * (h / 3.0);
+}
+
+void WalkingController::dampAnkles(const std::array<AnkleWrench, 2>& ankles, const Vec2& zmp,
+                                   double dt) {
+  // Each loaded sole's wanted centre of pressure: the commanded ZMP, or the nearest point of
+  // that sole to it. The ground's moment about the ankle centre is minus the leg's (the foot's
+  // own weight and inertia neglected); it should be (p - centre) x F for the wanted p.
+  const bool walking = state_ == GaitState::Walking || state_ == GaitState::Stopping;
+  const bool single = walking && stepClock_ >= doubleSupport_;
+  const double weight = model_.mass() * kGravity;
+  for (int side = 0; side < 2; ++side) {
+    Vec2& tilt = ankleTilt_[size_t(side)];
+    const AnkleWrench& w = ankles[size_t(side)];
+    const Vec3 ground = -w.force;
+    const bool swinging = single && side == swing_;
+    if (swinging || ground.z() < 0.05 * weight || p_.ankleDamping <= 0.0) {
+      // In the air the sole comes back flat to land flat.
+      tilt *= std::max(0.0, 1.0 - dt / 0.1);
+      continue;
+    }
+    const FootPlacement& f = feet_[size_t(side)];
+    const Vec2 c = soleCentre(f);
+    const Vec2 ax(std::cos(f.yaw), std::sin(f.yaw)), ay(-ax.y(), ax.x());
+    const Vec2 local(ax.dot(zmp - c), ay.dot(zmp - c));
+    const double hx = 0.5 * p_.soleLength - p_.zmpMargin, hy = 0.5 * p_.soleWidth - p_.zmpMargin;
+    const Vec2 wanted =
+        c + std::clamp(local.x(), -hx, hx) * ax + std::clamp(local.y(), -hy, hy) * ay;
+    const Vec3 lever(wanted.x() - w.centre.x(), wanted.y() - w.centre.y(), -p_.ankleHeight);
+    const Vec3 wantedMoment = lever.cross(ground);
+    const Vec3 measuredMoment = -w.torque;
+    const Vec2 error = (measuredMoment - wantedMoment).head<2>();
+    tilt += dt * (error / p_.ankleDamping - tilt / p_.ankleTimeConstant);
+    tilt = tilt.cwiseMax(-p_.ankleMaxTilt).cwiseMin(p_.ankleMaxTilt);
+  }
+}
+
+void WalkingController::measure(const World& world, const Vec3& imu) {
   const Side anchor = state_ == GaitState::Standing ? kLeft : Side(1 - swing_);
   model_.poseMeasured(world, imu, anchor, feet_[size_t(anchor)].position);
   const Vec2 c = model_.centreOfMass().head<2>();
-  if (measuredOnce_) {
-    const Vec2 v = (c - measuredCom_) / dt;
-    measuredVelocity_ = 0.5 * measuredVelocity_ + 0.5 * v;
-  }
+  measuredVelocity_ = model_.measuredComVelocity().head<2>();
   measuredCom_ = c;
   measuredOnce_ = true;
 }
 
 const WalkingOutputs& WalkingController::step(const World& world, const Vec3& command,
                                               const Vec3& imu,
-                                              const std::array<double, 2>& footLoads, double dt) {
+                                              const std::array<AnkleWrench, 2>& ankles, double dt) {
   time_ += dt;
   if (state_ == GaitState::Fallen) return out_;
-  measure(world, imu, dt);
+  measure(world, imu);
   if (std::abs(imu.x()) > p_.fallTilt || std::abs(imu.y()) > p_.fallTilt) {
     state_ = GaitState::Fallen;
     out_.state = state_;
@@ -235,22 +308,35 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
     if (stepClock_ >= duration - 1e-9) {
       const Side stance = Side(1 - swing_);
       zmpAtStepStart_ = soleCentre(feet_[size_t(stance)]);
-      feet_[size_t(swing_)] = target_;  // touchdown
-      const FootPlacement stop = nextFootstep(target_, stance, {}, p_.stepTime, lim);
-      const bool together = (feet_[size_t(stance)].position - stop.position).norm() < 1e-3 &&
-                            std::abs(feet_[size_t(stance)].yaw - stop.yaw) < 1e-3;
+      // Touchdown: the plan goes on from where the foot landed (the encoders and the IMU from
+      // the stance foot), not where it was sent, so that the measured centre of mass does not
+      // jump when the landed foot becomes the anchor.
+      FootPlacement landed = target_;
+      const Vec3 p = model_.footPoint(swing_);
+      const Mat3 r = model_.footRotation(swing_);
+      landed.position.head<2>() = p.head<2>();
+      landed.yaw = std::atan2(r(1, 0), r(0, 0));
+      feet_[size_t(swing_)] = landed;
+      const FootPlacement stop = nextFootstep(landed, stance, {}, p_.stepTime, lim);
+      const bool together =
+          (feet_[size_t(stance)].position - stop.position).norm() < 0.02 &&
+          std::abs(std::remainder(feet_[size_t(stance)].yaw - stop.yaw, 2.0 * M_PI)) < 0.05;
       if (command_.isZero() && together) {
         state_ = GaitState::Standing;
         stepClock_ = 0.0;
       } else {
-        startStep(stance, nextFootstep(target_, stance, command_, p_.stepTime, lim),
+        startStep(stance, nextFootstep(landed, stance, command_, p_.stepTime, lim),
                   p_.doubleSupportTime);
       }
     }
   }
 
   // Pattern: DCM reference, DCM tracking with the measured error, the reference pendulum.
+  // The pendulum runs on the ZMP it must have for the robot's to be where planned: the swing
+  // leg's own momentum moves the real ZMP by `swing` (several cm at top speed).
   planZmp();
+  const Vec2 swing = swingZmpShift(stepClock_ + 0.5 * dt);
+  dcmReference_ -= swingDcmShift(stepClock_);
   const Vec2 xiModel = com_ + comVelocity_ / omega_;
   const Vec2 xiMeasured = measuredCom_ + measuredVelocity_ / omega_;
   const double feedback = 1.0 + p_.dcmGain / omega_;
@@ -258,13 +344,16 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
              p_.stabiliserGain * feedback * (xiMeasured - xiModel);
   zmp = clampToSupport(zmp);
   const double ch = std::cosh(omega_ * dt), sh = std::sinh(omega_ * dt);
-  const Vec2 offset = com_ - zmp;
-  com_ = zmp + offset * ch + comVelocity_ * (sh / omega_);
+  const Vec2 pivot = zmp - swing;
+  const Vec2 offset = com_ - pivot;
+  com_ = pivot + offset * ch + comVelocity_ * (sh / omega_);
   comVelocity_ = offset * (omega_ * sh) + comVelocity_ * ch;
 
   // Foot force difference control: the loads the commanded ZMP asks of each foot (the lever
   // rule along the line between the sole centres in double support; all on the stance foot in
   // single support) against what the ankle cells read.
+  const std::array<double, 2> footLoads = {-ankles[0].force.z(), -ankles[1].force.z()};
+  dampAnkles(ankles, zmp, dt);
   {
     const double total = footLoads[0] + footLoads[1];
     double leftShare = 0.5;
@@ -283,8 +372,8 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
     footHeightDifference_ = std::clamp(footHeightDifference_, -0.03, 0.03);
   }
 
-  // Feet at the end of this step: the swing foot on its way - up first, then across, then
-  // straight down (a sole dragged along the ground at lift-off catches and kicks the robot).
+  // Feet at the end of this step: the swing foot on its way, across over the whole single
+  // support (the least acceleration, so the least reaction), lifted and lowered faster.
   std::array<FootPlacement, 2> feet = feet_;
   std::array<double, 2> heightOffset = {0.5 * footHeightDifference_, -0.5 * footHeightDifference_};
   if (state_ == GaitState::Walking || state_ == GaitState::Stopping) {
@@ -292,7 +381,7 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
     const double s = (stepClock_ + dt - doubleSupport_) / single;
     if (s > 0.0) {
       const FootPlacement& from = feet_[size_t(swing_)];
-      const double across = quintic((s - 0.1) / 0.75);
+      const double across = quintic(s);
       FootPlacement& f = feet[size_t(swing_)];
       f.position = from.position + (target_.position - from.position) * across;
       const double lift = s < 0.5 ? quintic(s / 0.35) : quintic((1.0 - s) / 0.35);
@@ -302,11 +391,23 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
       heightOffset[size_t(swing_)] *= 1.0 - quintic(s / 0.25);
     }
   }
+  for (int side = 0; side < 2; ++side) feet[size_t(side)].tilt = ankleTilt_[size_t(side)];
   feet[kLeft].position.z() += heightOffset[kLeft];
   feet[kRight].position.z() += heightOffset[kRight];
   const FootPlacement middle = midFoot(feet[0], feet[1]);
   const double ground = 0.5 * (feet_[0].position.z() + feet_[1].position.z());
-  model_.solve(com_, ground + pelvisHeight_, middle.yaw, feet, legAngles_);
+  // The swing foot is aimed from the pelvis as measured, fully from mid-swing on, and handed
+  // back to the planned frame over the double support that follows its landing.
+  std::array<double, 2> measuredFrame = {0.0, 0.0};
+  if (state_ == GaitState::Walking || state_ == GaitState::Stopping) {
+    const double single = p_.stepTime - p_.doubleSupportTime;
+    const double s = (stepClock_ + dt - doubleSupport_) / single;
+    if (s > 0.0)
+      measuredFrame[size_t(swing_)] = quintic(2.0 * s);
+    else
+      measuredFrame[size_t(1 - swing_)] = 1.0 - quintic((stepClock_ + dt) / doubleSupport_);
+  }
+  model_.solve(com_, ground + pelvisHeight_, middle.yaw, feet, legAngles_, measuredFrame);
 
   out_.legAngles = legAngles_;
   out_.state = state_;
@@ -344,6 +445,10 @@ void WalkingController::saveState(StateWriter& out) const {
   out.put(std::span<const double>(legAngles_));
   out.put(time_);
   out.put(footHeightDifference_);
+  for (const Vec2& t : ankleTilt_) {
+    out.put(t.x());
+    out.put(t.y());
+  }
 }
 
 void WalkingController::loadState(StateReader& in) {
@@ -379,6 +484,10 @@ void WalkingController::loadState(StateReader& in) {
   std::copy(angles.begin(), angles.end(), legAngles_.begin());
   in.get(time_);
   in.get(footHeightDifference_);
+  for (Vec2& t : ankleTilt_) {
+    in.get(t.x());
+    in.get(t.y());
+  }
   out_.state = state_;
   out_.drivesEnabled = state_ != GaitState::Fallen;
   out_.legAngles = legAngles_;

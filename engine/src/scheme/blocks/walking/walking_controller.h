@@ -40,7 +40,24 @@ struct WalkingParams {
   /// double support otherwise share the weight by their stiffness alone.
   double forceGain = 0.0;          ///< (m/s per N); 0: off (see scenes/README.md, "walking")
   double forceTimeConstant = 1.0;  ///< the height difference leaks back over this (s)
+  /// Foot damping control (Kajita et al. 2010): a loaded sole turns at (measured - wanted
+  /// ground moment about the ankle) / damping, so that it lies flat and its centre of pressure
+  /// goes where the commanded ZMP asks, whatever the legs' posture error.
+  double ankleDamping = 400.0;  ///< (N m s/rad); 0: off
+  /// Scales the swing leg's modelled ZMP shift (the rigid model's momentum, 1, misses the
+  /// compliant upper body's share: the soles measured about twice it).
+  double swingMomentumGain = 2.0;
+  double ankleTimeConstant = 0.5;  ///< the tilt leaks back over this (s)
+  double ankleMaxTilt = 0.15;      ///< (rad)
   FootstepLimits limits;
+};
+
+/// What an ankle's 6-axis cell reads, turned to the world: the leg's push on the foot and its
+/// moment about the cell's centre (the ankle point of the joint axes).
+struct AnkleWrench {
+  Vec3 force = Vec3::Zero();   ///< (N)
+  Vec3 torque = Vec3::Zero();  ///< (N m)
+  Vec3 centre = Vec3::Zero();  ///< world (m)
 };
 
 /// What the controller reports each step (the scheme's signals).
@@ -59,10 +76,10 @@ class WalkingController {
   WalkingController(const World& world, const LeggedRobotNames& names, const WalkingParams& p);
 
   /// One control step: `command` in [-1, 1] (forward, lateral left, turn counter-clockwise),
-  /// the IMU's roll, pitch, yaw, and the vertical load each ankle F/T cell reads (N, left,
-  /// right). Reads the encoders from `world`.
+  /// the IMU's roll, pitch, yaw, and what each ankle F/T cell reads (left, right). Reads the
+  /// encoders from `world`.
   const WalkingOutputs& step(const World& world, const Vec3& command, const Vec3& imuRollPitchYaw,
-                             const std::array<double, 2>& footLoads, double dt);
+                             const std::array<AnkleWrench, 2>& ankles, double dt);
   const WalkingOutputs& outputs() const { return out_; }
   void reset();
   void saveState(StateWriter& out) const;
@@ -73,7 +90,10 @@ class WalkingController {
   void planZmp();
   Vec2 soleCentre(const FootPlacement& f) const;
   Vec2 clampToSupport(const Vec2& p) const;
-  void measure(const World& world, const Vec3& imu, double dt);
+  void measure(const World& world, const Vec3& imu);
+  Vec2 swingZmpShift(double clock) const;
+  void dampAnkles(const std::array<AnkleWrench, 2>& ankles, const Vec2& zmp, double dt);
+  Vec2 swingDcmShift(double clock) const;
 
   WholeBodyModel model_;
   WalkingParams p_;
@@ -96,6 +116,7 @@ class WalkingController {
   std::array<double, 12> legAngles_{};
   double time_ = 0.0;
   double footHeightDifference_ = 0.0;  ///< left minus right, from the force control (m)
+  std::array<Vec2, 2> ankleTilt_{Vec2::Zero(), Vec2::Zero()};  ///< foot damping control (rad)
 
   // Scratch (not state): the ZMP plan from now on as segments, and the DCM reference.
   struct Segment {

@@ -58,6 +58,36 @@ WholeBodyModel::WholeBodyModel(const World& world, const LeggedRobotNames& names
   }
   assembledPelvisHeight_ = q_[base_ + 2] - footZ;
   assembledComHeight_ = kinematics_.centreOfMass().z() - footZ;
+  for (int i = 0; i < tree_.tree.size(); ++i) mass_ += tree_.tree.link(i).mass;
+  measureSwingMomentum();
+}
+
+void WholeBodyModel::measureSwingMomentum() {
+  // Finite differences of the inverse kinematics: the joint rates that move one foot at unit
+  // speed with everything else held, then the tree's angular momentum about the centre of mass.
+  const tree::VectorX assembly = q_;
+  const Vec3 com = kinematics_.centreOfMass();
+  std::array<FootPlacement, 2> feet;
+  for (int s = 0; s < 2; ++s) feet[size_t(s)] = {footPoint(Side(s)), 0.0};
+  const double height = q_[base_ + 2];
+  std::array<double, 12> angles{};
+  solve(com.head<2>(), height, 0.0, feet, angles);
+  const tree::VectorX q0 = q_;
+  constexpr double kShift = 1e-3;  // m
+  for (int s = 0; s < 2; ++s)
+    for (int axis = 0; axis < 2; ++axis) {
+      std::array<FootPlacement, 2> moved = feet;
+      moved[size_t(s)].position[axis] += kShift;
+      std::array<double, 12> a = angles;
+      q_ = q0;
+      solve(com.head<2>(), height, 0.0, moved, a);
+      const tree::VectorX rates = (q_ - q0) / kShift;
+      kinematics_.update(q0, rates);
+      swingAngularMomentum_[size_t(s)].col(axis) = kinematics_.angularMomentum(com);
+    }
+  q_ = assembly;
+  qd_.setZero();
+  kinematics_.update(q_, qd_);
 }
 
 void WholeBodyModel::setBase(const Vec3& position, const Vec3& yawPitchRoll) {
@@ -74,15 +104,14 @@ Mat3 WholeBodyModel::footRotation(Side side) const {
          footRotationAssembled_[size_t(side)].transpose();
 }
 
-bool WholeBodyModel::solveLeg(Side side, const FootPlacement& target) {
-  const Mat3 targetRotation = yawRotation(target.yaw);
+bool WholeBodyModel::solveLeg(Side side, const Vec3& position, const Mat3& targetRotation) {
   Eigen::Matrix<double, 6, 6> jacobian;
   Eigen::Matrix<double, 6, 1> error;
   for (int iteration = 0; iteration < 6; ++iteration) {
     kinematics_.updatePositions(q_);
     const Vec3 p = footPoint(side);
     error.head<3>() = rotationError(targetRotation, footRotation(side));
-    error.tail<3>() = target.position - p;
+    error.tail<3>() = position - p;
     if (error.norm() < 1e-9) return true;
     for (int k = 0; k < 6; ++k) {
       const tree::LinkState& ls = kinematics_.link(legLinks_[size_t(6 * side + k)]);
@@ -100,20 +129,47 @@ bool WholeBodyModel::solveLeg(Side side, const FootPlacement& target) {
     }
   }
   kinematics_.updatePositions(q_);
-  return (target.position - footPoint(side)).norm() < 1e-3;
+  return (position - footPoint(side)).norm() < 1e-3;
 }
 
 bool WholeBodyModel::solve(const Vec2& com, double pelvisHeight, double pelvisYaw,
                            const std::array<FootPlacement, 2>& feet,
-                           std::array<double, 12>& legAngles) {
+                           std::array<double, 12>& legAngles,
+                           const std::array<double, 2>& measuredFrame) {
+  std::array<Mat3, 2> rotations;
+  for (int s = 0; s < 2; ++s) {
+    const FootPlacement& f = feet[size_t(s)];
+    rotations[size_t(s)] = yawRotation(f.yaw);
+    if (const double tilt = f.tilt.norm(); tilt > 0.0)
+      rotations[size_t(s)] =
+          Eigen::AngleAxisd(tilt, Vec3(f.tilt.x(), f.tilt.y(), 0.0) / tilt) * rotations[size_t(s)];
+  }
   for (int k = 0; k < 12; ++k) q_[legLinks_[size_t(k)]] = legAngles[size_t(k)];
   Vec3 base = q_.segment<3>(base_);
   base.z() = pelvisHeight;
   bool reached = true;
   for (int pass = 0; pass < 3; ++pass) {
+    reached = true;
     setBase(base, Vec3(pelvisYaw, 0.0, 0.0));
-    reached = solveLeg(kLeft, feet[kLeft]);
-    reached = solveLeg(kRight, feet[kRight]) && reached;
+    kinematics_.updatePositions(q_);
+    const tree::LinkState& pelvis = kinematics_.link(base_ + 5);
+    // The measured pelvis -> this pelvis: a foot aimed through it lands where planned.
+    const Mat3 turn = pelvis.rotation * measuredPelvisRotation_.transpose();
+    const Eigen::AngleAxisd turnAxis(turn);
+    for (int s = 0; s < 2; ++s) {
+      const double w = std::clamp(measuredFrame[size_t(s)], 0.0, 1.0);
+      Vec3 position = feet[size_t(s)].position;
+      Mat3 rotation = rotations[size_t(s)];
+      if (w > 0.0) {
+        const Mat3 partial =
+            Eigen::AngleAxisd(w * turnAxis.angle(), turnAxis.axis()).toRotationMatrix();
+        const Vec3 aimed = pelvis.origin + turn * (position - measuredPelvisPosition_);
+        position += w * (aimed - position);
+        rotation = partial * rotation;
+      }
+      const bool ok = solveLeg(Side(s), position, rotation);
+      reached = reached && ok;
+    }
     const Vec3 c = kinematics_.centreOfMass();
     const Vec2 miss = com - c.head<2>();
     if (miss.norm() < 1e-5) break;
@@ -127,10 +183,18 @@ void WholeBodyModel::poseMeasured(const World& world, const Vec3& rollPitchYaw, 
                                   const Vec3& anchorPoint) {
   tree::coordinatesFromWorld(tree_, world, q_, qd_);
   setBase(Vec3::Zero(), Vec3(rollPitchYaw.z(), rollPitchYaw.y(), rollPitchYaw.x()));
-  kinematics_.updatePositions(q_);
+  // Rates: the encoders' and the gyro's (the base's turning rates); the base's own velocity
+  // is not measured, the anchor foot taken to stand still instead.
+  qd_.segment<3>(base_).setZero();
+  kinematics_.update(q_, qd_);
   const Vec3 shift = anchorPoint - footPoint(anchor);
+  const Vec3 point = footPoint(anchor);
+  measuredComVelocity_ = kinematics_.linearMomentum() / mass_ -
+                         kinematics_.pointVelocity(footLinks_[size_t(anchor)], point);
   q_.segment<3>(base_) = shift;
   kinematics_.updatePositions(q_);
+  measuredPelvisPosition_ = kinematics_.link(base_ + 5).origin;
+  measuredPelvisRotation_ = kinematics_.link(base_ + 5).rotation;
 }
 
 }  // namespace impetus::walking

@@ -6,6 +6,8 @@
 #include <array>
 #include <memory>
 
+#include <Eigen/Core>
+
 #include "impetus/tree/tree_from_world.h"
 
 namespace impetus::walking {
@@ -18,6 +20,9 @@ enum Side { kLeft = 0, kRight = 1 };
 struct FootPlacement {
   Vec3 position = Vec3::Zero();  ///< world (unit: m)
   double yaw = 0.0;              ///< (unit: rad)
+  /// A small tilt of the sole about world x and y (rad) on top of the heading: the ankle
+  /// damping control's correction, zero for a flat foot.
+  Vec2 tilt = Vec2::Zero();
 };
 
 /// Names of the robot's parts the model needs.
@@ -37,8 +42,12 @@ class WholeBodyModel {
   /// upright at heading `pelvisYaw`, its height `pelvisHeight`, and the whole-body centre of
   /// mass over `com` (x, y); other joints at their values in `q`. Starts from `legAngles`, which
   /// it overwrites. Returns false if a leg cannot reach (the closest reach is returned).
+  /// `measuredFrame` (0..1 per foot): how much of that foot's target is taken relative to the
+  /// pelvis where poseMeasured last found it rather than where this solve puts it - a swing
+  /// foot aimed from the real pelvis lands flat and where planned however the stance leg gave.
   bool solve(const Vec2& com, double pelvisHeight, double pelvisYaw,
-             const std::array<FootPlacement, 2>& feet, std::array<double, 12>& legAngles);
+             const std::array<FootPlacement, 2>& feet, std::array<double, 12>& legAngles,
+             const std::array<double, 2>& measuredFrame = {0.0, 0.0});
 
   /// Poses the model from measured joint angles (the world's encoders) and pelvis attitude (the
   /// IMU: roll, pitch, yaw), with the ankle point of foot `anchor` at `anchorPoint` (world).
@@ -46,6 +55,8 @@ class WholeBodyModel {
                     const Vec3& anchorPoint);
 
   Vec3 centreOfMass() const { return kinematics_.centreOfMass(); }
+  /// The centre of mass's velocity relative to the anchor foot at the last poseMeasured (m/s).
+  const Vec3& measuredComVelocity() const { return measuredComVelocity_; }
   /// The point under the ankle on the sole plane, world, at the model's current pose.
   Vec3 footPoint(Side side) const;
   /// Rotation foot frame -> world at the current pose (identity-yaw flat foot at assembly).
@@ -55,10 +66,19 @@ class WholeBodyModel {
   double assembledComHeight() const { return assembledComHeight_; }
   /// World joint index of each leg joint (left 0-5, right 6-11).
   const std::array<int, 12>& legJoints() const { return legJoints_; }
+  /// Centroidal angular momentum (kg m^2/s) per unit velocity (m/s) of the `side` foot along
+  /// world x (column 0) and y (column 1), the other foot, the pelvis height and attitude and
+  /// the centre of mass held, at the assembled posture: what a swinging leg does to the ZMP that
+  /// the inverted pendulum does not see.
+  const Eigen::Matrix<double, 3, 2>& swingAngularMomentum(Side side) const {
+    return swingAngularMomentum_[size_t(side)];
+  }
+  double mass() const { return mass_; }  ///< (kg)
 
  private:
-  bool solveLeg(Side side, const FootPlacement& target);
+  bool solveLeg(Side side, const Vec3& position, const Mat3& rotation);
   void setBase(const Vec3& position, const Vec3& yawPitchRoll);
+  void measureSwingMomentum();
 
   tree::WorldTree tree_;
   tree::TreeKinematics kinematics_;
@@ -70,6 +90,11 @@ class WholeBodyModel {
   std::array<Vec3, 2> footPointLocal_;  ///< ankle point on the sole, foot link frame
   std::array<Mat3, 2> footRotationAssembled_;
   double assembledPelvisHeight_ = 0.0, assembledComHeight_ = 0.0;
+  std::array<Eigen::Matrix<double, 3, 2>, 2> swingAngularMomentum_{};
+  Vec3 measuredPelvisPosition_ = Vec3::Zero();
+  Vec3 measuredComVelocity_ = Vec3::Zero();
+  Mat3 measuredPelvisRotation_ = Mat3::Identity();
+  double mass_ = 0.0;
 };
 
 }  // namespace impetus::walking
