@@ -132,7 +132,9 @@ void MainWindow::buildMenus() {
       {"Contact &points and normals", render::DebugOverlay::kContactPoints},
       {"Contact &forces", render::DebugOverlay::kContactForces},
       {"&Joint axes", render::DebugOverlay::kJointAxes},
-      {"Centres of &mass", render::DebugOverlay::kCentresOfMass}};
+      {"Centres of &mass", render::DebugOverlay::kCentresOfMass},
+      {"&Balance: support polygon, ZMP, centre of mass, capture point, next step",
+       render::DebugOverlay::kBalance}};
   for (const auto& [text, layer] : layers) {
     QAction* a = overlays->addAction(text);
     a->setCheckable(true);
@@ -327,7 +329,7 @@ void MainWindow::onFrame() {
     if (!plots_->plotted().isEmpty()) plots_->append(sim_.takeSamples());
     followCameras();
     if (overlay_.layers())
-      overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions);
+      overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions, snapshot_.balance);
   }
   updateStatus();
   viewport_->requestFrame();
@@ -441,7 +443,7 @@ void MainWindow::setPictureInPicture(const QString& camera) {
 void MainWindow::setOverlayLayers(unsigned layers) {
   sim_.setOverlayData(layers != 0);
   overlay_.setLayers(layers);
-  overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions);
+  overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions, snapshot_.balance);
 }
 
 void MainWindow::setCollisionShapes(bool on) {

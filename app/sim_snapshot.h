@@ -24,6 +24,7 @@ struct Snapshot {
   std::vector<double> indicators;
   std::vector<ContactMark> contacts;  ///< only while overlays are shown
   std::vector<JointMark> joints;      ///< only while overlays are shown
+  render::BalanceMarks balance;       ///< only while overlays are shown
   // Cost of the physics (status bar).
   int iterations = 0;                   ///< velocity iterations of the last step
   int contactCount = 0;                 ///< contact points of the last step

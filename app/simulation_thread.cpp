@@ -1,5 +1,7 @@
 #include "simulation_thread.h"
 
+#include "balance_marks.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -247,6 +249,7 @@ void SimulationThread::publish() {
       const JointPose pose = world.joint(i).pose(world.bodies());
       s.joints.push_back({pose.anchorA, pose.frameA.col(0)});
     }
+    s.balance = measureBalance(world, sim_->scene().scheme ? &*sim_->scene().scheme : nullptr);
   }
   const StepStatistics& st = world.statistics();
   s.iterations = st.velocityIterations;

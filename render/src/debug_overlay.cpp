@@ -44,7 +44,7 @@ void DebugOverlay::setLayers(unsigned layers) {
 }
 
 void DebugOverlay::update(std::span<const ContactMark> contacts, std::span<const JointMark> joints,
-                          std::span<const Vec3> centresOfMass) {
+                          std::span<const Vec3> centresOfMass, const BalanceMarks& balance) {
   vertices_->clear();
   colours_->clear();
   auto line = [this](const Vec3& a, const Vec3& b, const osg::Vec4& colour) {
@@ -78,6 +78,27 @@ void DebugOverlay::update(std::span<const ContactMark> contacts, std::span<const
         const Vec3 d = 0.04 * Vec3::Unit(axis);
         line(p - d, p + d, {1.0f, 1.0f, 1.0f, 1.0f});
       }
+  if (layers_ & kBalance) {
+    // Lifted 5 mm off the ground so that the lines do not fight with it.
+    const Vec3 lift(0.0, 0.0, 0.005);
+    const size_t n = balance.support.size();
+    for (size_t i = 0; i < n; ++i)
+      line(balance.support[i] + lift, balance.support[(i + 1) % n] + lift,
+           {0.2f, 1.0f, 0.3f, 1.0f});
+    const auto cross = [&](const Vec3& p, double r, const osg::Vec4& colour) {
+      line(p + lift - Vec3(r, r, 0.0), p + lift + Vec3(r, r, 0.0), colour);
+      line(p + lift - Vec3(r, -r, 0.0), p + lift + Vec3(r, -r, 0.0), colour);
+    };
+    const auto diamond = [&](const Vec3& p, double r, const osg::Vec4& colour) {
+      const Vec3 c = p + lift;
+      const Vec3 k[4] = {Vec3(r, 0, 0), Vec3(0, r, 0), Vec3(-r, 0, 0), Vec3(0, -r, 0)};
+      for (int i = 0; i < 4; ++i) line(c + k[i], c + k[(i + 1) % 4], colour);
+    };
+    if (balance.zmp) cross(*balance.zmp, 0.03, {1.0f, 0.2f, 0.2f, 1.0f});  // red
+    if (balance.centreOfMass) diamond(*balance.centreOfMass, 0.04, {1.0f, 1.0f, 1.0f, 1.0f});
+    if (balance.capturePoint) diamond(*balance.capturePoint, 0.03, {0.2f, 0.6f, 1.0f, 1.0f});
+    if (balance.footstep) cross(*balance.footstep, 0.06, {1.0f, 0.8f, 0.1f, 1.0f});  // amber
+  }
   lineCount_ = static_cast<unsigned>(vertices_->size() / 2);
   draw_->setCount(static_cast<GLsizei>(vertices_->size()));
   vertices_->dirty();

@@ -5,6 +5,7 @@
 #include <SDL.h>
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -275,6 +276,37 @@ class OperatorAppTest : public QObject {
     window.viewport()->setFocus();
     QVERIFY(waitSimSeconds(window, 0.5));
     QCOMPARE(probe(window, "scheme.gait.state"), 0.0);  // standing
+
+    // View > Overlays > Balance: standing, the support polygon is the rectangle round both
+    // soles (0.24 m long, 0.2 m between the feet plus a 0.13 m sole), the measured ZMP and the
+    // centre of mass inside it; a line per polygon side, 2 (ZMP cross), 4 (centre of mass), 4
+    // (capture point), 2 (next step).
+    QAction* balance = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+      if (a->text().startsWith("&Balance")) balance = a;
+    QVERIFY(balance);
+    balance->trigger();
+    QVERIFY(waitSimSeconds(window, 0.1));
+    renderNow(window);
+    {
+      const impetus::render::BalanceMarks b = window.lastSnapshot().balance;
+      // (4 corners, up to 8 when the soles stand a fraction of a millimetre apart in x)
+      QVERIFY2(b.support.size() >= 4 && b.support.size() <= 8,
+               qPrintable(QString::number(b.support.size())));
+      double minX = 1e9, maxX = -1e9, minY = 1e9, maxY = -1e9;
+      for (const impetus::Vec3& p : b.support) {
+        minX = std::min(minX, p.x()), maxX = std::max(maxX, p.x());
+        minY = std::min(minY, p.y()), maxY = std::max(maxY, p.y());
+      }
+      QVERIFY2(std::abs(maxX - minX - 0.24) < 0.005 && std::abs(maxY - minY - 0.33) < 0.005,
+               qPrintable(QString("%1 x %2").arg(maxX - minX).arg(maxY - minY)));
+      QVERIFY(b.zmp && b.centreOfMass && b.capturePoint && b.footstep);
+      for (const impetus::Vec3& p : {*b.zmp, *b.centreOfMass})
+        QVERIFY(p.x() > minX && p.x() < maxX && p.y() > minY && p.y() < maxY);
+      QVERIFY2(std::abs(b.zmp->y()) < 0.01 && std::abs(b.centreOfMass->y()) < 0.01,
+               "standing on both feet, over the middle");
+      QCOMPARE(window.overlay().lineCount(), unsigned(b.support.size() + 12));
+    }
     QTest::keyPress(window.viewport(), Qt::Key_D);
     QVERIFY(waitSimSeconds(window, 0.1));
     QVERIFY2(probe(window, "scheme.lateral") < -0.99,
@@ -286,6 +318,9 @@ class OperatorAppTest : public QObject {
     QVERIFY(waitSimSeconds(window, 1.5));
     QCOMPARE(probe(window, "scheme.gait.state"), 1.0);  // walking, upright
     QVERIFY(std::abs(probe(window, "body.pelvis.pitch")) < 0.1);
+    // Walking, the next footstep is ahead of the robot.
+    QVERIFY(window.lastSnapshot().balance.footstep->x() > probe(window, "body.pelvis.x"));
+    renderNow(window);
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/humanoid.png"));
     QTest::keyRelease(window.viewport(), Qt::Key_W);
   }

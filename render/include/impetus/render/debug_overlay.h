@@ -1,14 +1,17 @@
 #pragma once
 // Debug overlays drawn over the scene, each toggled on its own: contact points with their normals,
-// contact forces (arrows scaled by force), joint axes, centres of mass. Lines without lighting or
-// depth test so that they show through the bodies. (Collision shapes:
-// ScenePresenter::setWireframe.)
+// contact forces (arrows scaled by force), joint axes, centres of mass, and a walking robot's
+// balance (support polygon, measured ZMP, centre of mass on the ground, capture point, next
+// footstep). Lines without lighting or depth test so that they show through the bodies.
+// (Collision shapes: ScenePresenter::setWireframe.)
 
+#include <optional>
 #include <osg/Geode>
 #include <osg/Geometry>
 #include <osg/Group>
 #include <osg/ref_ptr>
 #include <span>
+#include <vector>
 
 #include "impetus/math/types.h"
 
@@ -25,6 +28,15 @@ struct JointMark {
   Vec3 axis = Vec3::UnitX();   ///< world, unit
 };
 
+/// A robot's balance on the ground (BalanceLayer), world frame (m); points lie on the ground.
+struct BalanceMarks {
+  std::vector<Vec3> support;         ///< support polygon, counter-clockwise; empty: airborne
+  std::optional<Vec3> zmp;           ///< measured: the centre of pressure of the ground contacts
+  std::optional<Vec3> centreOfMass;  ///< the whole robot's, projected down
+  std::optional<Vec3> capturePoint;  ///< the walking controller's measured capture point
+  std::optional<Vec3> footstep;      ///< the walking controller's next footstep
+};
+
 class DebugOverlay {
  public:
   enum Layer : unsigned {
@@ -32,6 +44,7 @@ class DebugOverlay {
     kContactForces = 1u << 1,
     kJointAxes = 1u << 2,
     kCentresOfMass = 1u << 3,
+    kBalance = 1u << 4,
   };
   static constexpr double kNewtonsPerMetre = 200.0;  ///< force arrow scale
   static constexpr double kAxisLength = 0.15;        ///< joint axis half-length (m)
@@ -43,7 +56,7 @@ class DebugOverlay {
   unsigned layers() const { return layers_; }
   /// Rebuilds the lines for the current state.
   void update(std::span<const ContactMark> contacts, std::span<const JointMark> joints,
-              std::span<const Vec3> centresOfMass);
+              std::span<const Vec3> centresOfMass, const BalanceMarks& balance = {});
   /// Lines drawn in the last update (tests).
   unsigned lineCount() const { return lineCount_; }
 
