@@ -113,6 +113,7 @@ void MainWindow::buildMenus() {
   step->setShortcut(Qt::Key_Period);
   QAction* reset = sim->addAction("&Reset", this, &MainWindow::resetScene);
   reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  sim->addAction("Push a &body…", this, &MainWindow::pushDialog);
   QMenu* speed = sim->addMenu("Spee&d");
   speedGroup_ = new QActionGroup(this);
   for (const double f : {0.25, 0.5, 1.0, 2.0, 4.0}) {
@@ -238,10 +239,12 @@ void MainWindow::presentScene(const LoadedScene& scene) {
   sceneName_ = scene.name;
   cameras_ = scene.cameras;
   bodyNames_.clear();
+  bodyIsDynamic_.clear();
   followBody_ = -1;
   for (const RigidBody& b : scene.world->bodies()) {
     if (followBody_ < 0 && b.isDynamic()) followBody_ = int(bodyNames_.size());
     bodyNames_.push_back(b.name);
+    bodyIsDynamic_.push_back(b.isDynamic());
   }
   presenter_.build(viewport_->sceneView().sceneRoot(), scene.world->bodies(), scene.geoms);
   console_->build(scene.console);

@@ -57,6 +57,10 @@ class MainWindow : public QMainWindow {
   void singleStep();
   void resetScene();
   void setSpeed(double factor);
+  /// Schedules an impulse (N s, world) on a body's centre of mass at the next step
+  /// (Simulation > Push a body); false and a status message if the body cannot be pushed.
+  bool pushBody(const QString& body, const Vec3& impulse);
+  void pushDialog();
   /// View menu: camera modes ("orbit", "fly", or an onboard camera's name).
   void setCamera(const QString& mode);
   /// Picture-in-picture from an onboard camera ("" turns it off).
@@ -141,6 +145,7 @@ class MainWindow : public QMainWindow {
   QString scenePath_;
   std::string sceneName_;
   std::vector<std::string> bodyNames_;
+  std::vector<bool> bodyIsDynamic_;  ///< per body: whether it can be pushed
   std::vector<CameraDesc> cameras_;
   int followBody_ = -1;  ///< the orbit camera's centre (the robot), or -1
   QString cameraMode_ = "orbit";

@@ -2,10 +2,14 @@
 // the elapsed time shown, find the session in the browser, replay it on the timeline (seek, play
 // at x8, frame step; the console shows what the operator did) and take control from a moment.
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -14,12 +18,15 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <cmath>
 
 #include "console_panel.h"
 #include "gui_test_support.h"
 #include "impetus/session/session_reader.h"
+#include "impetus/session/session_replay.h"
+#include "indicator_lamp.h"
 #include "joystick_widget.h"
 #include "replay_session.h"
 #include "replay_timeline.h"
@@ -165,6 +172,52 @@ class SessionGuiTest : public QObject {
         },
         60000));
     QVERIFY(probe(window, "joint.jaw_left.position") > 0.055);
+  }
+
+  void anInstructorsPushFellsTheHumanoidTheConsoleSaysSoAndTheReplayPushesToo() {
+    // The humanoid standing, recorded; the instructor pushes the pelvis with 200 N s from
+    // Simulation > Push a body (the must-show 6): the gait controller finds it fallen,
+    // the console's lamp lights and its readout shows 3, and the session replays bit for bit
+    // with the push in it.
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString scene = QFileInfo(MainWindow::defaultScenePath()).dir().filePath("humanoid.xml");
+    QVERIFY(window.openScene(scene));
+    QVERIFY(waitSimSeconds(window, 0.3));
+    QVERIFY(window.startRecording("instructor"));
+    QVERIFY(waitSimSeconds(window, 0.3));
+    QAction* push = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+      if (a->text().startsWith("Push a &body")) push = a;
+    QVERIFY(push);
+    bool filled = false;
+    QTimer::singleShot(200, [&] {
+      auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+      if (!dialog) return;
+      dialog->findChild<QComboBox*>()->setCurrentText("pelvis");
+      dialog->findChild<QDoubleSpinBox*>("pushImpulse0")->setValue(200.0);
+      dialog->accept();
+      filled = true;
+    });
+    push->trigger();  // the modal dialog, filled and accepted above
+    QVERIFY(filled);
+    impetus::app::IndicatorLamp* fallen = window.console()->lamp("fallen_lamp");
+    QVERIFY(fallen);
+    QVERIFY(QTest::qWaitFor([&] { return fallen->lit(); }, 5000));
+    QVERIFY(waitSimSeconds(window, 0.5));
+    QCOMPARE(window.console()->readout("gait_state")->text().toDouble(), 3.0);
+    QCOMPARE(probe(window, "scheme.gait.drives"), 0.0);  // the servos let go
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/humanoid_fallen.png"));
+    const QString path = window.stopRecording();
+    impetus::SessionReader reader(path.toStdString());
+    QCOMPARE(reader.info().pushes.size(), size_t(1));
+    QCOMPARE(reader.info().pushes[0].body, std::string("pelvis"));
+    QCOMPARE(reader.info().pushes[0].impulse.x(), 200.0);
+    impetus::SessionReplay replay(reader);
+    const auto divergence = replay.verify();
+    QVERIFY2(!divergence, divergence ? divergence->what.c_str() : "");
   }
 
   void damagedFilesAreListedAndRefusedWithTheirError() {

@@ -251,6 +251,9 @@ def main():
     w("  <console>")
     w('    <joystick name="walk" label="Walk (forward, sideways)" x="walk.lateral" y="walk.forward" invert_x="true" keys="WASD" joystick="axis0 axis1"/>')
     w('    <joystick name="turn" label="Turn, look up and down" x="walk.turn" y="head.tilt" invert_x="true" keys="arrows" joystick="axis2 axis3"/>')
+    if not HOLD:
+        w('    <readout name="gait_state" label="Gait (0 standing, 1 walking, 2 stopping, 3 fallen)" signal="gait.state"/>')
+        w('    <lamp name="fallen_lamp" label="Fallen: drives relaxed" signal="fallen"/>')
     w("  </console>")
     w("")
     w("  <scheme>")
@@ -277,6 +280,9 @@ def main():
         w('    <block type="input" name="tilt" channel="head.tilt"/>')
         w('    <block type="gain" name="tilt_angle" k="-0.5" inputs="in=tilt"/>')
         w('    <block type="lag" name="look" time_constant="0.3" inputs="in=tilt_angle"/>')
+        # The console's lamp: lit once the gait controller has found the robot fallen.
+        w('    <block type="constant" name="fallen_level" value="2.5"/>')
+        w('    <block type="comparator" name="fallen" op=">" inputs="a=gait.state b=fallen_level"/>')
     w("  </scheme>")
     w("</robot>")
     print("\n".join(out))

@@ -241,11 +241,32 @@ int run(const std::string& path, const std::vector<std::string>& args) {
     std::printf("recording %s\n", recordPath.c_str());
     std::fflush(stdout);
   }
+  // The console's lamps, as the trainee would see them light (the humanoid's "Fallen").
+  struct Lamp {
+    std::string label;
+    Probe read;
+    bool lit = false;
+  };
+  std::vector<Lamp> lamps;
+  for (const ControlDesc& c : sim.scene().console.controls) {
+    if (c.kind != ControlDesc::Kind::Lamp) continue;
+    const Scheme* scheme = sim.scene().scheme ? &*sim.scene().scheme : nullptr;
+    const int index = scheme ? scheme->signalIndex(c.signal) : -1;
+    lamps.push_back({c.label.empty() ? c.name : c.label,
+                     index >= 0 ? Probe([scheme, index] { return scheme->signalAt(index); })
+                                : resolveProbe(sim.world(), c.signal)});
+  }
   const long steps = std::lround(duration / sim.stepSize());
   const auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < steps; ++i) {
     input.apply(sim.world().time(), sim.channels());  // rows hold until the next one
     const StepStatus status = sim.step();
+    for (Lamp& lamp : lamps)
+      if (const bool lit = lamp.read() > 0.5; lit != lamp.lit) {
+        lamp.lit = lit;
+        std::printf("t = %.2f s: lamp '%s' %s\n", sim.world().time(), lamp.label.c_str(),
+                    lit ? "on" : "off");
+      }
     if (!status.ok) {
       // The recording keeps everything up to the failure, and says why it ended.
       if (recorder) recorder->finish(sim, "stopped: " + status.message);

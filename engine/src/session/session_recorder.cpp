@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <utility>
 
 #include "chunk_codec.h"
 #include "session_schema.h"
@@ -64,6 +65,7 @@ SessionRecorder::SessionRecorder(const std::string& path, const Simulation& sim,
   for (const RigidBody& b : sim.world().bodies()) info.bodies.push_back(b.name);
   info.voltageOverrides = sim.voltageOverrides();
   info.pushes = sim.pushes();
+  pushes_ = sim.pushes();
   info.firstStep = sim.stepIndex();
   session::writeInfo(*db_, info);
   SqliteStatement insert(*db_, "INSERT INTO files(path, entry, content) VALUES(?, ?, ?)");
@@ -94,6 +96,10 @@ SessionRecorder::~SessionRecorder() {
 
 void SessionRecorder::afterStep(const Simulation& sim) {
   const World& world = sim.world();
+  if (sim.pushes().size() != pushes_.size()) {
+    pushes_ = sim.pushes();
+    pushesChanged_ = true;
+  }
   stepRows_.insert(stepRows_.end(), sim.channels().begin(), sim.channels().end());
   for (int i = 0; i < world.motorCount(); ++i) stepRows_.push_back(world.motor(i).voltage());
   stepRows_.push_back(double(world.statistics().velocityIterations));
@@ -131,6 +137,7 @@ void SessionRecorder::commit(const Simulation* keyframeOf) {
                   session::packDoubles(poseRows_, options_.compressionLevel));
   }
   if (keyframeOf) writeKeyframe(*keyframeOf);
+  if (std::exchange(pushesChanged_, false)) session::writePushes(*db_, pushes_);
   committedSteps_ += pendingSteps_;
   session::writeMeta(*db_, "steps", std::to_string(committedSteps_));
   db_->execute("COMMIT");

@@ -32,6 +32,12 @@ void writeMeta(SqliteDb& db, const std::string& key, const std::string& value) {
   s.step();
 }
 
+void writePushes(SqliteDb& db, const std::vector<ScheduledPush>& pushes) {
+  std::vector<std::string> lines;
+  for (const ScheduledPush& p : pushes) lines.push_back(formatPush(p));
+  writeMeta(db, "pushes", joinLines(lines));
+}
+
 void writeInfo(SqliteDb& db, const SessionInfo& info) {
   char number[64];
   const auto real = [&](double v) {
@@ -54,9 +60,7 @@ void writeInfo(SqliteDb& db, const SessionInfo& info) {
   std::vector<std::string> overrides;
   for (const auto& [motor, u] : info.voltageOverrides) overrides.push_back(motor + "=" + real(u));
   writeMeta(db, "voltage_overrides", joinLines(overrides));
-  std::vector<std::string> pushes;
-  for (const ScheduledPush& p : info.pushes) pushes.push_back(formatPush(p));
-  writeMeta(db, "pushes", joinLines(pushes));
+  writePushes(db, info.pushes);
   writeMeta(db, "first_step", std::to_string(info.firstStep));
   writeMeta(db, "steps", std::to_string(info.steps));
 }

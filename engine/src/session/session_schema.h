@@ -23,6 +23,8 @@ inline constexpr const char* kInsertChunk =
     "INSERT OR REPLACE INTO chunks(kind, first_step, count, data) VALUES(?, ?, ?, ?)";
 
 void writeMeta(SqliteDb& db, const std::string& key, const std::string& value);
+/// The session's pushes (meta "pushes", one formatPush per line).
+void writePushes(SqliteDb& db, const std::vector<ScheduledPush>& pushes);
 void writeInfo(SqliteDb& db, const SessionInfo& info);
 /// Reads and checks the metadata; throws SessionError for a file that is not a session, a
 /// version this build does not read, or missing/unparsable fields.

@@ -63,6 +63,10 @@ class SessionRecorder {
   int pendingSteps_ = 0;
   std::vector<double> stepRows_;  ///< pending per-step records, row after row
   std::vector<double> poseRows_;  ///< pending poses: step index, then 7 per body
+  /// Pushes scheduled while recording (an instructor's, from the GUI) go into the session's
+  /// meta with the next commit, so that a replay applies them too.
+  std::vector<ScheduledPush> pushes_;
+  bool pushesChanged_ = false;
   bool finished_ = false;
 };
 
