@@ -194,6 +194,25 @@ TEST(Humanoid, AWalkingSessionReplaysBitForBit) {
   while (resumed.advance()) ASSERT_TRUE(resumed.matchesRecording()) << resumed.position();
 }
 
+TEST(Humanoid, TheRampSceneIsTheIssues) {
+  // scenes/humanoid-ramp.xml: a 10 degree ramp whose foot is 1.5 m ahead of the robot, 3 m up
+  // the slope, then a flat top (the boxes are 0.2 m and 0.5 m thick, 3 m and 4 m long).
+  Simulation sim(loadScene(kScenes + "/humanoid-ramp.xml"));
+  const World& world = sim.world();
+  const RigidBody& ramp = world.body(world.findBody("ramp"));
+  const RigidBody& top = world.body(world.findBody("ramp_top"));
+  const Vec3 foot = ramp.position + ramp.rotation * Vec3(-1.5, 0.0, 0.1);
+  const Vec3 crest = ramp.position + ramp.rotation * Vec3(1.5, 0.0, 0.1);
+  const double slope = std::atan2(crest.z() - foot.z(), crest.x() - foot.x());
+  const Vec3 pelvis = world.body(world.findBody("pelvis")).position;
+  EXPECT_NEAR(foot.x() - pelvis.x(), 1.5, 1e-3);
+  EXPECT_NEAR(foot.z(), 0.0, 1e-3);
+  EXPECT_NEAR(slope, 10.0 * M_PI / 180.0, 1e-4);
+  EXPECT_NEAR((crest - foot).norm(), 3.0, 1e-3);
+  EXPECT_NEAR(top.position.z() + 0.25, crest.z(), 1e-3);  // the flat top continues the crest
+  EXPECT_NEAR(top.position.x() - 2.0, crest.x(), 1e-3);
+}
+
 TEST(Humanoid, PushesAreParsedAndBadOnesNamed) {
   const ScheduledPush p = parsePush("pelvis@2.5=25,-1e-3,0");
   EXPECT_EQ(p.body, "pelvis");
