@@ -320,6 +320,10 @@ class OperatorAppTest : public QObject {
     QVERIFY(std::abs(probe(window, "body.pelvis.pitch")) < 0.1);
     // Walking, the next footstep is ahead of the robot.
     QVERIFY(window.lastSnapshot().balance.footstep->x() > probe(window, "body.pelvis.x"));
+    // The README's picture: closer, from the front left, the balance overlay on the ground.
+    window.viewport()->sceneView().setOrbit(
+        {probe(window, "body.pelvis.x"), probe(window, "body.pelvis.y"), 0.7}, 3.2, -0.9, 0.35);
+    QVERIFY(waitSimSeconds(window, 0.2));
     renderNow(window);
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/humanoid.png"));
     QTest::keyRelease(window.viewport(), Qt::Key_W);
