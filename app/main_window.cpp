@@ -40,6 +40,9 @@ constexpr double kLateFrameSeconds = 0.050;
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle("Impetus");
   viewport_ = new ViewportWidget(this);
+  connect(viewport_, &ViewportWidget::perturbPressed, this, &MainWindow::perturbPress);
+  connect(viewport_, &ViewportWidget::perturbMoved, this, &MainWindow::perturbMove);
+  connect(viewport_, &ViewportWidget::perturbReleased, this, &MainWindow::perturbRelease);
   viewport_->setObjectName("viewport");
   setCentralWidget(viewport_);
   overlay_.attach(viewport_->sceneView().overlayRoot());
@@ -331,7 +334,9 @@ void MainWindow::onFrame() {
     console_->showIndicators(snapshot_.indicators);
     if (!plots_->plotted().isEmpty()) plots_->append(sim_.takeSamples());
     followCameras();
-    if (overlay_.layers())
+    if (perturbBody_ >= 0 && size_t(perturbBody_) < snapshot_.positions.size())
+      overlay_.setSpring(std::pair(snapshot_.positions[size_t(perturbBody_)], perturbTarget_));
+    if (overlay_.layers() || perturbBody_ >= 0)
       overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions, snapshot_.balance);
   }
   updateStatus();

@@ -61,6 +61,12 @@ class MainWindow : public QMainWindow {
   /// (Simulation > Push a body); false and a status message if the body cannot be pushed.
   bool pushBody(const QString& body, const Vec3& impulse);
   void pushDialog();
+  /// The perturbation tool (Ctrl + right drag in the view, OSG window pixels): grabs the body
+  /// under the cursor and pulls its centre of mass towards the cursor, in the plane through it
+  /// facing the camera, until released. The body grabbed, or -1.
+  int perturbPress(double x, double y);
+  void perturbMove(double x, double y);
+  void perturbRelease();
   /// View menu: camera modes ("orbit", "fly", or an onboard camera's name).
   void setCamera(const QString& mode);
   /// Picture-in-picture from an onboard camera ("" turns it off).
@@ -146,6 +152,9 @@ class MainWindow : public QMainWindow {
   std::string sceneName_;
   std::vector<std::string> bodyNames_;
   std::vector<bool> bodyIsDynamic_;  ///< per body: whether it can be pushed
+  int perturbBody_ = -1;             ///< the body the perturbation tool pulls, or -1
+  Vec3 perturbPlanePoint_ = Vec3::Zero(), perturbPlaneNormal_ = Vec3::UnitZ();
+  Vec3 perturbTarget_ = Vec3::Zero();
   std::vector<CameraDesc> cameras_;
   int followBody_ = -1;  ///< the orbit camera's centre (the robot), or -1
   QString cameraMode_ = "orbit";

@@ -197,7 +197,55 @@ void SimulationThread::reanchor() {
   anchorStep_ = sim_->stepIndex();
 }
 
+void SimulationThread::setPerturbation(BodyId body, const Vec3& target) {
+  std::lock_guard lock(commandMutex_);
+  if (body != perturbBody_) perturbMass_ = 0.0;  // measured at the next step
+  perturbBody_ = body;
+  perturbTarget_ = target;
+}
+
+namespace {
+/// The mass of the dynamic bodies joined to `body` by joints (the robot it belongs to).
+double jointedMass(const World& world, BodyId body) {
+  std::vector<bool> seen(world.bodies().size(), false);
+  std::vector<BodyId> open{body};
+  seen[size_t(body)] = true;
+  double mass = 0.0;
+  while (!open.empty()) {
+    const BodyId b = open.back();
+    open.pop_back();
+    mass += world.body(b).mass;
+    for (int j = 0; j < world.jointCount(); ++j) {
+      const Joint& joint = world.joint(j);
+      for (const BodyId other : {joint.parent(), joint.child()})
+        if ((joint.parent() == b || joint.child() == b) && other >= 0 && !seen[size_t(other)] &&
+            world.body(other).isDynamic()) {
+          seen[size_t(other)] = true;
+          open.push_back(other);
+        }
+    }
+  }
+  return mass;
+}
+}  // namespace
+
 bool SimulationThread::stepOnce() {
+  {
+    // The perturbation tool's pull for this step, as a push (recorded like the CLI's).
+    std::lock_guard lock(commandMutex_);
+    World& world = sim_->world();
+    if (perturbBody_ >= 0 && size_t(perturbBody_) < world.bodies().size() &&
+        world.body(perturbBody_).isDynamic()) {
+      if (perturbMass_ <= 0.0) perturbMass_ = jointedMass(world, perturbBody_);
+      const RigidBody& b = world.body(perturbBody_);
+      const double w = 2.0 * M_PI;  // 1 Hz
+      Vec3 force =
+          perturbMass_ * (w * w * (perturbTarget_ - b.position) - 2.0 * w * b.linearVelocity);
+      const double cap = 2.0 * perturbMass_ * 9.81;
+      if (force.norm() > cap) force *= cap / force.norm();
+      sim_->schedulePush({b.name, world.time(), force * sim_->stepSize()});
+    }
+  }
   const Clock::time_point t0 = Clock::now();
   const StepStatus status = sim_->step();
   frameStepSeconds_[frameStepCursor_++ % frameStepSeconds_.size()] =

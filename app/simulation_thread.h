@@ -71,6 +71,13 @@ class SimulationThread {
   /// Finishes the recording ("complete"); its path, or empty if none was running.
   std::string stopRecording();
 
+  /// The perturbation tool: from the next step on, `body` is pulled towards `target` (world, m)
+  /// by a spring on its centre of mass - stiffness and damping scaled by the mass it is jointed
+  /// to (a 1 Hz, critically damped pull), the force capped at twice that mass's weight - each
+  /// step's pull given as a push (Simulation::schedulePush), so a recording keeps it. A negative
+  /// body releases it.
+  void setPerturbation(BodyId body, const Vec3& target);
+
   /// Runs `f` on the simulation between two steps (the thread waits). Nothing if none runs.
   void withSimulation(const std::function<void(Simulation&)>& f);
 
@@ -95,6 +102,9 @@ class SimulationThread {
   std::vector<double> input_;
   bool paused_ = false;
   int stepRequests_ = 0;
+  BodyId perturbBody_ = -1;
+  Vec3 perturbTarget_ = Vec3::Zero();
+  double perturbMass_ = 0.0;  ///< the mass jointed to the pulled body (kg)
   double speed_ = 1.0;
   bool reanchorRequested_ = true;
 

@@ -85,6 +85,11 @@ float ViewportWidget::toOsgY(double y) const {
 }
 
 void ViewportWidget::mousePressEvent(QMouseEvent* event) {
+  if (event->button() == Qt::RightButton && (event->modifiers() & Qt::ControlModifier)) {
+    perturbing_ = true;
+    emit perturbPressed(toOsgX(event->position().x()), toOsgY(event->position().y()));
+    return;
+  }
   if (auto* q = view_->eventQueue()) {
     q->getCurrentEventState()->setMouseYOrientation(osgGA::GUIEventAdapter::Y_INCREASING_UPWARDS);
     q->mouseButtonPress(toOsgX(event->position().x()), toOsgY(event->position().y()),
@@ -94,6 +99,11 @@ void ViewportWidget::mousePressEvent(QMouseEvent* event) {
 }
 
 void ViewportWidget::mouseReleaseEvent(QMouseEvent* event) {
+  if (perturbing_ && event->button() == Qt::RightButton) {
+    perturbing_ = false;
+    emit perturbReleased();
+    return;
+  }
   if (auto* q = view_->eventQueue())
     q->mouseButtonRelease(toOsgX(event->position().x()), toOsgY(event->position().y()),
                           osgButton(event->button()));
@@ -108,6 +118,10 @@ void ViewportWidget::mouseDoubleClickEvent(QMouseEvent* event) {
 }
 
 void ViewportWidget::mouseMoveEvent(QMouseEvent* event) {
+  if (perturbing_) {
+    emit perturbMoved(toOsgX(event->position().x()), toOsgY(event->position().y()));
+    return;
+  }
   if (auto* q = view_->eventQueue())
     q->mouseMotion(toOsgX(event->position().x()), toOsgY(event->position().y()));
   update();

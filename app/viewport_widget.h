@@ -29,6 +29,12 @@ class ViewportWidget : public QOpenGLWidget {
   /// Wall time from the last requestFrame() to its frameSwapped, seconds.
   double lastPresentSeconds() const { return lastPresentSeconds_; }
 
+ signals:
+  /// Ctrl + right drag (the perturbation tool): pressed, moved, released; OSG window pixels.
+  void perturbPressed(double x, double y);
+  void perturbMoved(double x, double y);
+  void perturbReleased();
+
  protected:
   void initializeGL() override;
   void resizeGL(int width, int height) override;
@@ -49,6 +55,7 @@ class ViewportWidget : public QOpenGLWidget {
   double lastPaintSeconds_ = 0.0;
   double lastPresentSeconds_ = 0.0;
   QElapsedTimer presentClock_;
+  bool perturbing_ = false;  ///< a Ctrl + right drag is on (not forwarded to the camera)
 };
 
 }  // namespace impetus::app

@@ -40,7 +40,12 @@ void DebugOverlay::attach(osg::Group* parent) {
 
 void DebugOverlay::setLayers(unsigned layers) {
   layers_ = layers;
-  geode_->setNodeMask(layers ? ~0u : 0u);
+  geode_->setNodeMask(layers || spring_ ? ~0u : 0u);
+}
+
+void DebugOverlay::setSpring(const std::optional<std::pair<Vec3, Vec3>>& spring) {
+  spring_ = spring;
+  geode_->setNodeMask(layers_ || spring_ ? ~0u : 0u);
 }
 
 void DebugOverlay::update(std::span<const ContactMark> contacts, std::span<const JointMark> joints,
@@ -99,6 +104,7 @@ void DebugOverlay::update(std::span<const ContactMark> contacts, std::span<const
     if (balance.capturePoint) diamond(*balance.capturePoint, 0.03, {0.2f, 0.6f, 1.0f, 1.0f});
     if (balance.footstep) cross(*balance.footstep, 0.06, {1.0f, 0.8f, 0.1f, 1.0f});  // amber
   }
+  if (spring_) line(spring_->first, spring_->second, {1.0f, 0.3f, 0.8f, 1.0f});  // magenta
   lineCount_ = static_cast<unsigned>(vertices_->size() / 2);
   draw_->setCount(static_cast<GLsizei>(vertices_->size()));
   vertices_->dirty();

@@ -4,6 +4,8 @@
 
 #include <osg/Light>
 #include <osg/LightSource>
+#include <osgUtil/IntersectionVisitor>
+#include <osgUtil/LineSegmentIntersector>
 #include <osgViewer/ViewerEventHandlers>
 
 #include "impetus/render/ground_grid.h"
@@ -156,6 +158,25 @@ void SceneView::setOrbit(const osg::Vec3d& center, double distance, double azimu
   orbit_->setTransformation(eye, center, osg::Vec3d(0, 0, 1));
   orbit_->setHomePosition(eye, center, osg::Vec3d(0, 0, 1));
   viewer_->getCamera()->setViewMatrixAsLookAt(eye, center, osg::Vec3d(0, 0, 1));
+}
+
+std::pair<osg::Vec3d, osg::Vec3d> SceneView::rayAt(double x, double y) const {
+  const osg::Camera* c = camera();
+  const osg::Matrixd toWindow =
+      c->getViewMatrix() * c->getProjectionMatrix() * c->getViewport()->computeWindowMatrix();
+  const osg::Matrixd fromWindow = osg::Matrixd::inverse(toWindow);
+  return {osg::Vec3d(x, y, 0.0) * fromWindow, osg::Vec3d(x, y, 1.0) * fromWindow};
+}
+
+std::optional<std::pair<osg::NodePath, osg::Vec3d>> SceneView::pick(double x, double y) const {
+  const auto [near, far] = rayAt(x, y);
+  osg::ref_ptr<osgUtil::LineSegmentIntersector> hits =
+      new osgUtil::LineSegmentIntersector(near, far);
+  osgUtil::IntersectionVisitor visitor(hits.get());
+  sceneRoot_->accept(visitor);
+  if (!hits->containsIntersections()) return std::nullopt;
+  const osgUtil::LineSegmentIntersector::Intersection& first = hits->getFirstIntersection();
+  return std::pair(first.nodePath, first.getWorldIntersectPoint());
 }
 
 }  // namespace impetus::render

@@ -31,6 +31,7 @@
 #include "replay_session.h"
 #include "replay_timeline.h"
 #include "session_browser.h"
+#include "viewport_widget.h"
 
 using namespace gui_test;
 
@@ -215,6 +216,53 @@ class SessionGuiTest : public QObject {
     QCOMPARE(reader.info().pushes.size(), size_t(1));
     QCOMPARE(reader.info().pushes[0].body, std::string("pelvis"));
     QCOMPARE(reader.info().pushes[0].impulse.x(), 200.0);
+    impetus::SessionReplay replay(reader);
+    const auto divergence = replay.verify();
+    QVERIFY2(!divergence, divergence ? divergence->what.c_str() : "");
+  }
+
+  void theInstructorPullsTheRobotWithCtrlRightDragAndTheReplayPullsToo() {
+    // The perturbation tool: Ctrl + right drag on the torso pulls it towards the cursor with a
+    // spring (drawn in the view) until released; the recording keeps each step's pull.
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString scene = QFileInfo(MainWindow::defaultScenePath()).dir().filePath("humanoid.xml");
+    QVERIFY(window.openScene(scene));
+    QVERIFY(waitSimSeconds(window, 0.3));
+    renderNow(window);
+    QVERIFY(window.startRecording("instructor"));
+    // Where the torso's centre of mass is drawn, in the widget's coordinates.
+    impetus::app::ViewportWidget* view = window.viewport();
+    const osg::Camera* camera = view->sceneView().camera();
+    const int torso = window.bodyIndex("torso");
+    const impetus::Vec3 c0 = window.lastSnapshot().positions[size_t(torso)];
+    const osg::Vec3d onScreen = osg::Vec3d(c0.x(), c0.y(), c0.z()) *
+                                (camera->getViewMatrix() * camera->getProjectionMatrix() *
+                                 camera->getViewport()->computeWindowMatrix());
+    const qreal ratio = view->devicePixelRatioF();
+    const QPoint at(int(onScreen.x() / ratio), int(view->height() - onScreen.y() / ratio));
+    QTest::mousePress(view, Qt::RightButton, Qt::ControlModifier, at);
+    QTest::mouseMove(view, at + QPoint(120, 0));
+    QVERIFY(waitSimSeconds(window, 0.6));
+    renderNow(window);
+    QVERIFY(window.overlay().lineCount() >= 1);  // the spring
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/humanoid_pulled.png"));
+    const impetus::Vec3 pulledTo = window.lastSnapshot().positions[size_t(torso)];
+    QTest::mouseRelease(view, Qt::RightButton, Qt::ControlModifier, at + QPoint(120, 0));
+    QVERIFY(waitSimSeconds(window, 0.3));
+    // Pulled sideways on the screen: the torso went that way (the camera's right), by cm.
+    const osg::Vec3d right = osg::Vec3d(1, 0, 0) * osg::Matrixd::inverse(camera->getViewMatrix()) -
+                             osg::Vec3d(0, 0, 0) * osg::Matrixd::inverse(camera->getViewMatrix());
+    const impetus::Vec3 moved = pulledTo - c0;
+    QVERIFY2(moved.x() * right.x() + moved.y() * right.y() + moved.z() * right.z() > 0.02,
+             qPrintable(QString("%1 %2 %3").arg(moved.x()).arg(moved.y()).arg(moved.z())));
+    const QString path = window.stopRecording();
+    impetus::SessionReader reader(path.toStdString());
+    QVERIFY2(reader.info().pushes.size() >= 50,
+             qPrintable(QString::number(reader.info().pushes.size())));
+    QCOMPARE(reader.info().pushes[0].body, std::string("torso"));
     impetus::SessionReplay replay(reader);
     const auto divergence = replay.verify();
     QVERIFY2(!divergence, divergence ? divergence->what.c_str() : "");

@@ -54,6 +54,9 @@ class DebugOverlay {
   void attach(osg::Group* parent);
   void setLayers(unsigned layers);
   unsigned layers() const { return layers_; }
+  /// The perturbation tool's spring (from the pulled body's centre of mass to where the mouse
+  /// pulls it), drawn whatever the layers; nullopt hides it.
+  void setSpring(const std::optional<std::pair<Vec3, Vec3>>& spring);
   /// Rebuilds the lines for the current state.
   void update(std::span<const ContactMark> contacts, std::span<const JointMark> joints,
               std::span<const Vec3> centresOfMass, const BalanceMarks& balance = {});
@@ -67,6 +70,7 @@ class DebugOverlay {
   osg::ref_ptr<osg::Vec4Array> colours_;
   osg::ref_ptr<osg::DrawArrays> draw_;
   unsigned layers_ = 0;
+  std::optional<std::pair<Vec3, Vec3>> spring_;
   unsigned lineCount_ = 0;
 };
 

@@ -2,6 +2,7 @@
 // The 3D view: an osgViewer::Viewer on an embedded graphics window, so that a host toolkit (the Qt
 // viewport widget) owns the GL context and only forwards size, input and "draw now".
 
+#include <optional>
 #include <osg/Group>
 #include <osg/Vec3d>
 #include <osg/ref_ptr>
@@ -10,6 +11,7 @@
 #include <osgGA/OrbitManipulator>
 #include <osgViewer/GraphicsWindow>
 #include <osgViewer/Viewer>
+#include <utility>
 
 namespace impetus::render {
 
@@ -32,6 +34,12 @@ class SceneView {
   osg::Group* sceneRoot() const { return sceneRoot_.get(); }
   osgGA::OrbitManipulator* orbit() const { return orbit_.get(); }
   osg::Camera* camera() const { return viewer_->getCamera(); }
+  /// The ray under window pixel (x, y) (OSG's window coordinates, y up): its points on the near
+  /// and far planes, world.
+  std::pair<osg::Vec3d, osg::Vec3d> rayAt(double x, double y) const;
+  /// The node path to the first drawable under sceneRoot hit by the ray under (x, y), and the
+  /// world point hit.
+  std::optional<std::pair<osg::NodePath, osg::Vec3d>> pick(double x, double y) const;
 
   /// Window coordinates (origin bottom-left, pixels) of a world point in the last camera pose.
   osg::Vec3d worldToWindow(const osg::Vec3d& world) const;
