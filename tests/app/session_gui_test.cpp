@@ -42,6 +42,18 @@ osg::Vec3d drawnAt(MainWindow& window, const char* body) {
   return window.presenter().bodyNode(window.bodyIndex(body))->getMatrix().getTrans();
 }
 
+/// Shows `window` with scenes/humanoid.xml standing 0.3 s, then records as "instructor".
+bool openHumanoidRecording(MainWindow& window) {
+  window.resize(1280, 800);
+  window.show();
+  const QString scene = QFileInfo(MainWindow::defaultScenePath()).dir().filePath("humanoid.xml");
+  if (!QTest::qWaitForWindowExposed(&window) || !window.openScene(scene) ||
+      !waitSimSeconds(window, 0.3))
+    return false;
+  renderNow(window);
+  return window.startRecording("instructor");
+}
+
 }  // namespace
 
 class SessionGuiTest : public QObject {
@@ -181,13 +193,7 @@ class SessionGuiTest : public QObject {
     // the console's lamp lights and its readout shows 3, and the session replays bit for bit
     // with the push in it.
     MainWindow window;
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    const QString scene = QFileInfo(MainWindow::defaultScenePath()).dir().filePath("humanoid.xml");
-    QVERIFY(window.openScene(scene));
-    QVERIFY(waitSimSeconds(window, 0.3));
-    QVERIFY(window.startRecording("instructor"));
+    QVERIFY(openHumanoidRecording(window));
     QVERIFY(waitSimSeconds(window, 0.3));
     QAction* push = nullptr;
     for (QAction* a : window.findChildren<QAction*>())
@@ -225,14 +231,7 @@ class SessionGuiTest : public QObject {
     // The perturbation tool: Ctrl + right drag on the torso pulls it towards the cursor with a
     // spring (drawn in the view) until released; the recording keeps each step's pull.
     MainWindow window;
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    const QString scene = QFileInfo(MainWindow::defaultScenePath()).dir().filePath("humanoid.xml");
-    QVERIFY(window.openScene(scene));
-    QVERIFY(waitSimSeconds(window, 0.3));
-    renderNow(window);
-    QVERIFY(window.startRecording("instructor"));
+    QVERIFY(openHumanoidRecording(window));
     // Where the torso's centre of mass is drawn, in the widget's coordinates.
     impetus::app::ViewportWidget* view = window.viewport();
     const osg::Camera* camera = view->sceneView().camera();
