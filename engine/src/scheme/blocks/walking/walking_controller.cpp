@@ -52,7 +52,6 @@ void WalkingController::reset() {
   comVelocity_.setZero();
   measuredCom_ = com_;
   measuredVelocity_.setZero();
-  measuredOnce_ = false;
   legAngles_.fill(0.0);
   time_ = 0.0;
   footHeightDifference_ = 0.0;
@@ -258,10 +257,8 @@ void WalkingController::dampAnkles(const std::array<AnkleWrench, 2>& ankles, con
 void WalkingController::measure(const World& world, const Vec3& imu) {
   const Side anchor = state_ == GaitState::Standing ? kLeft : Side(1 - swing_);
   model_.poseMeasured(world, imu, anchor, feet_[size_t(anchor)].position);
-  const Vec2 c = model_.centreOfMass().head<2>();
+  measuredCom_ = model_.centreOfMass().head<2>();
   measuredVelocity_ = model_.measuredComVelocity().head<2>();
-  measuredCom_ = c;
-  measuredOnce_ = true;
 }
 
 const WalkingOutputs& WalkingController::step(const World& world, const Vec3& command,
@@ -441,7 +438,6 @@ void WalkingController::saveState(StateWriter& out) const {
       comVelocity_.x(),      comVelocity_.y(),     measuredCom_.x(), measuredCom_.y(),
       measuredVelocity_.x(), measuredVelocity_.y()};
   out.put(std::span<const double>(v));
-  out.put(measuredOnce_);
   out.put(std::span<const double>(legAngles_));
   out.put(time_);
   out.put(footHeightDifference_);
@@ -477,7 +473,6 @@ void WalkingController::loadState(StateReader& in) {
   comVelocity_ = Vec2(v[4], v[5]);
   measuredCom_ = Vec2(v[6], v[7]);
   measuredVelocity_ = Vec2(v[8], v[9]);
-  in.get(measuredOnce_);
   std::vector<double> angles;
   in.get(angles, 12);
   StateReader::requireSame(angles.size(), size_t(12), "walking leg angles");

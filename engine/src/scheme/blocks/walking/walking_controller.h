@@ -112,7 +112,6 @@ class WalkingController {
   Vec2 zmpAtStepStart_ = Vec2::Zero();
   Vec2 com_ = Vec2::Zero(), comVelocity_ = Vec2::Zero();  ///< the reference pendulum
   Vec2 measuredCom_ = Vec2::Zero(), measuredVelocity_ = Vec2::Zero();
-  bool measuredOnce_ = false;
   std::array<double, 12> legAngles_{};
   double time_ = 0.0;
   double footHeightDifference_ = 0.0;  ///< left minus right, from the force control (m)
