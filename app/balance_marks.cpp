@@ -1,34 +1,11 @@
 #include "balance_marks.h"
 
-#include <algorithm>
 #include <string>
+
+#include "impetus/math/convex_hull_2d.h"
 
 namespace impetus::app {
 namespace {
-
-double cross(const Vec3& o, const Vec3& a, const Vec3& b) {
-  return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
-}
-
-/// Convex hull in the ground plane (Andrew's monotone chain), counter-clockwise.
-std::vector<Vec3> hull(std::vector<Vec3> points) {
-  std::sort(points.begin(), points.end(), [](const Vec3& a, const Vec3& b) {
-    return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
-  });
-  if (points.size() < 3) return points;
-  std::vector<Vec3> h(2 * points.size());
-  size_t k = 0;
-  for (size_t i = 0; i < points.size(); ++i) {
-    while (k >= 2 && cross(h[k - 2], h[k - 1], points[i]) <= 0.0) --k;
-    h[k++] = points[i];
-  }
-  for (size_t i = points.size() - 1, lower = k + 1; i-- > 0;) {
-    while (k >= lower && cross(h[k - 2], h[k - 1], points[i]) <= 0.0) --k;
-    h[k++] = points[i];
-  }
-  h.resize(k - 1);
-  return h;
-}
 
 /// The signal BLOCK.<port> of the first block that has both BLOCK.<x> and BLOCK.<y>.
 std::optional<std::pair<int, int>> signalPair(const Scheme& scheme, const std::string& x,
@@ -63,8 +40,10 @@ render::BalanceMarks measureBalance(const World& world, const Scheme* scheme) {
   double ground = 0.0;
   for (const Vec3& p : points) ground += p.z() / double(points.size());
   if (impulse > 0.0) marks.zmp = pressure / impulse;
-  marks.support = hull(points);
-  for (Vec3& p : marks.support) p.z() = ground;
+  std::vector<Eigen::Vector2d> flat(points.size()), hull(points.size() + 1);
+  for (size_t i = 0; i < points.size(); ++i) flat[i] = points[i].head<2>();
+  hull.resize(size_t(convexHull2d(flat, hull)));
+  for (const Eigen::Vector2d& p : hull) marks.support.emplace_back(p.x(), p.y(), ground);
   double mass = 0.0;
   Vec3 centre = Vec3::Zero();
   for (const RigidBody& b : world.bodies())

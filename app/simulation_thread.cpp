@@ -1,6 +1,7 @@
 #include "simulation_thread.h"
 
 #include "balance_marks.h"
+#include "impetus/dynamics/body_islands.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,16 +81,11 @@ void SimulationThread::resolveIndicators() {
   for (const ControlDesc& c : scene.console.controls) {
     std::function<double()> read;
     if (c.kind == ControlDesc::Kind::Lamp || c.kind == ControlDesc::Kind::Readout) {
-      const int index = scene.scheme ? scene.scheme->signalIndex(c.signal) : -1;
-      if (index >= 0) {
-        const Scheme* scheme = &*scene.scheme;
-        read = [scheme, index] { return scheme->signalAt(index); };
-      } else {
-        try {
-          read = resolveProbe(sim_->world(), c.signal);
-        } catch (const std::invalid_argument&) {
-          read = [] { return std::numeric_limits<double>::quiet_NaN(); };
-        }
+      try {
+        read = resolveIndicatorSignal(sim_->world(), scene.scheme ? &*scene.scheme : nullptr,
+                                      c.signal);
+      } catch (const std::invalid_argument&) {
+        read = [] { return std::numeric_limits<double>::quiet_NaN(); };
       }
     }
     indicators_.push_back(std::move(read));
@@ -207,24 +203,18 @@ void SimulationThread::setPerturbation(BodyId body, const Vec3& target) {
 namespace {
 /// The mass of the dynamic bodies joined to `body` by joints (the robot it belongs to).
 double jointedMass(const World& world, BodyId body) {
-  std::vector<bool> seen(world.bodies().size(), false);
-  std::vector<BodyId> open{body};
-  seen[size_t(body)] = true;
-  double mass = 0.0;
-  while (!open.empty()) {
-    const BodyId b = open.back();
-    open.pop_back();
-    mass += world.body(b).mass;
-    for (int j = 0; j < world.jointCount(); ++j) {
-      const Joint& joint = world.joint(j);
-      for (const BodyId other : {joint.parent(), joint.child()})
-        if ((joint.parent() == b || joint.child() == b) && other >= 0 && !seen[size_t(other)] &&
-            world.body(other).isDynamic()) {
-          seen[size_t(other)] = true;
-          open.push_back(other);
-        }
-    }
+  BodyIslands robots;
+  robots.reset(world.bodies().size());
+  for (int j = 0; j < world.jointCount(); ++j) {
+    const Joint& joint = world.joint(j);
+    if (joint.parent() >= 0 && world.body(joint.parent()).isDynamic() &&
+        world.body(joint.child()).isDynamic())
+      robots.join(joint.parent(), joint.child());
   }
+  const BodyId robot = robots.root(body);
+  double mass = 0.0;
+  for (BodyId b = 0; b < BodyId(world.bodies().size()); ++b)
+    if (world.body(b).isDynamic() && robots.root(b) == robot) mass += world.body(b).mass;
   return mass;
 }
 }  // namespace

@@ -248,14 +248,11 @@ int run(const std::string& path, const std::vector<std::string>& args) {
     bool lit = false;
   };
   std::vector<Lamp> lamps;
-  for (const ControlDesc& c : sim.scene().console.controls) {
-    if (c.kind != ControlDesc::Kind::Lamp) continue;
-    const Scheme* scheme = sim.scene().scheme ? &*sim.scene().scheme : nullptr;
-    const int index = scheme ? scheme->signalIndex(c.signal) : -1;
-    lamps.push_back({c.label.empty() ? c.name : c.label,
-                     index >= 0 ? Probe([scheme, index] { return scheme->signalAt(index); })
-                                : resolveProbe(sim.world(), c.signal)});
-  }
+  const Scheme* scheme = sim.scene().scheme ? &*sim.scene().scheme : nullptr;
+  for (const ControlDesc& c : sim.scene().console.controls)
+    if (c.kind == ControlDesc::Kind::Lamp)
+      lamps.push_back({c.label.empty() ? c.name : c.label,
+                       resolveIndicatorSignal(sim.world(), scheme, c.signal)});
   const long steps = std::lround(duration / sim.stepSize());
   const auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < steps; ++i) {

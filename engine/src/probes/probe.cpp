@@ -47,6 +47,12 @@ Probe resolveProbe(World& world, const Scheme* scheme, const std::string& name) 
   return [scheme, index] { return scheme->signalAt(index); };
 }
 
+Probe resolveIndicatorSignal(World& world, const Scheme* scheme, const std::string& name) {
+  const int index = scheme ? scheme->signalIndex(name) : -1;
+  if (index >= 0) return [scheme, index] { return scheme->signalAt(index); };
+  return resolveProbe(world, name);
+}
+
 Probe resolveProbe(World& world, const std::string& name) {
   const size_t first = name.find('.');
   const size_t last = name.rfind('.');

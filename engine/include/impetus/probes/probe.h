@@ -23,6 +23,9 @@ using Probe = std::function<double()>;
 Probe resolveProbe(World& world, const std::string& name);
 /// The same, and `scheme.SIGNAL` against `scheme` (a scene without a scheme has no signals).
 Probe resolveProbe(World& world, const Scheme* scheme, const std::string& name);
+/// What a console lamp or readout shows: a scheme signal `BLOCK.PORT` (without the `scheme.`
+/// prefix) if the scheme has one by that name, otherwise a probe; throws as resolveProbe.
+Probe resolveIndicatorSignal(World& world, const Scheme* scheme, const std::string& name);
 
 /// Every probe name `world` resolves (bodies that move, joints, motors), in world order: what
 /// the GUI's plot picker offers.

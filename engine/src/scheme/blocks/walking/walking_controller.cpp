@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "impetus/math/convex_hull_2d.h"
 #include "impetus/session/state_stream.h"
 
 namespace impetus::walking {
@@ -78,26 +79,8 @@ Vec2 WalkingController::clampToSupport(const Vec2& p) const {
     for (int k = 0; k < 4; ++k)
       corners[size_t(n++)] = c + ((k & 1) ? hx : -hx) * ax + ((k & 2) ? hy : -hy) * ay;
   }
-  // Convex hull (monotone chain), counter-clockwise.
-  for (int i = 1; i < n; ++i)  // insertion sort by x, then y (at most 8 corners)
-    for (int j = i; j > 0; --j) {
-      Vec2& a = corners[size_t(j - 1)];
-      Vec2& b = corners[size_t(j)];
-      if (a.x() < b.x() || (a.x() == b.x() && a.y() <= b.y())) break;
-      std::swap(a, b);
-    }
-  std::array<Vec2, 16> hull;
-  int h = 0;
-  for (int i = 0; i < n; ++i) {
-    while (h >= 2 && cross(hull[size_t(h - 2)], hull[size_t(h - 1)], corners[size_t(i)]) <= 0) --h;
-    hull[size_t(h++)] = corners[size_t(i)];
-  }
-  for (int i = n - 2, lower = h + 1; i >= 0; --i) {
-    while (h >= lower && cross(hull[size_t(h - 2)], hull[size_t(h - 1)], corners[size_t(i)]) <= 0)
-      --h;
-    hull[size_t(h++)] = corners[size_t(i)];
-  }
-  --h;  // the first point closes the loop
+  std::array<Vec2, 9> hull;
+  const int h = convexHull2d(std::span(corners.data(), size_t(n)), hull);
   bool inside = true;
   for (int i = 0; i < h; ++i)
     if (cross(hull[size_t(i)], hull[size_t((i + 1) % h)], p) < 0) inside = false;
