@@ -42,8 +42,8 @@ class WalkingBlock : public Block {
   void evaluate(const double* in, double* out, const SchemeContext& ctx) override {
     const Vec3 attitude(imu_.value(imuComponents_[0]), imu_.value(imuComponents_[1]),
                         imu_.value(imuComponents_[2]));
-    // The load on each sole: the leg's push on the foot (the cell reads the reaction on the
-    // foot, fx fy fz in its frame), turned to the world, downward.
+    // Each ankle cell's wrench - the leg's force on the foot and its moment about the cell's
+    // centre (it reads them in its frame) - turned to the world.
     std::array<walking::AnkleWrench, 2> ankles;
     for (size_t s = 0; s < 2; ++s) {
       const Sensor& cell = *cells_[s].sensor;
