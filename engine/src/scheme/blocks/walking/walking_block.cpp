@@ -144,6 +144,9 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
   p.stabiliserGain = b.number("stabiliser_gain", p.stabiliserGain);
   p.forceGain = b.number("force_gain", p.forceGain);
   p.ankleDamping = b.number("ankle_damping", p.ankleDamping);
+  p.ankleTimeConstant = b.number("ankle_time_constant", p.ankleTimeConstant);
+  p.velocityFilterTime = b.number("velocity_filter", p.velocityFilterTime);
+  p.landingHandover = b.number("landing_handover", p.landingHandover);
   p.swingMomentumGain = b.number("swing_momentum_gain", p.swingMomentumGain);
   p.limits.halfWidth = b.number("half_width", p.limits.halfWidth);
   if (!(p.stepTime > p.doubleSupportTime && p.doubleSupportTime > 0.0))

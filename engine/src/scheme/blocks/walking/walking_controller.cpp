@@ -46,7 +46,7 @@ void WalkingController::reset() {
   }
   swing_ = kLeft;
   target_ = feet_[kLeft];
-  stepClock_ = 0.0;
+  stepClock_ = p_.stepTime;  // no landing to hand over
   doubleSupport_ = p_.doubleSupportTime;
   zmpAtStepStart_ = Vec2::Zero();
   com_ = model_.centreOfMass().head<2>();
@@ -237,11 +237,12 @@ void WalkingController::dampAnkles(const std::array<AnkleWrench, 2>& ankles, con
   }
 }
 
-void WalkingController::measure(const World& world, const Vec3& imu) {
+void WalkingController::measure(const World& world, const Vec3& imu, double dt) {
   const Side anchor = state_ == GaitState::Standing ? kLeft : Side(1 - swing_);
   model_.poseMeasured(world, imu, anchor, feet_[size_t(anchor)].position);
   measuredCom_ = model_.centreOfMass().head<2>();
-  measuredVelocity_ = model_.measuredComVelocity().head<2>();
+  const double blend = dt / (p_.velocityFilterTime + dt);
+  measuredVelocity_ += blend * (model_.measuredComVelocity().head<2>() - measuredVelocity_);
 }
 
 const WalkingOutputs& WalkingController::step(const World& world, const Vec3& command,
@@ -249,7 +250,7 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
                                               const std::array<AnkleWrench, 2>& ankles, double dt) {
   time_ += dt;
   if (state_ == GaitState::Fallen) return out_;
-  measure(world, imu);
+  measure(world, imu, dt);
   if (std::abs(imu.x()) > p_.fallTilt || std::abs(imu.y()) > p_.fallTilt) {
     state_ = GaitState::Fallen;
     out_.state = state_;
@@ -274,6 +275,8 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
 
   // Gait state machine.
   const FootstepLimits& lim = p_.limits;
+  // Standing, the clock runs on from the last landing (for the landed foot's handover).
+  if (state_ == GaitState::Standing) stepClock_ = std::min(stepClock_ + dt, p_.stepTime);
   if (state_ == GaitState::Standing && !command_.isZero()) {
     const Side first =
         command_.lateral < 0.0 || (command_.lateral == 0.0 && command_.turn < 0.0) ? kRight : kLeft;
@@ -320,9 +323,12 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   const Vec2 xiModel = com_ + comVelocity_ / omega_;
   const Vec2 xiMeasured = measuredCom_ + measuredVelocity_ / omega_;
   const double feedback = 1.0 + p_.dcmGain / omega_;
-  Vec2 zmp = zmpReference_ + feedback * (xiModel - dcmReference_) +
-             p_.stabiliserGain * feedback * (xiMeasured - xiModel);
-  zmp = clampToSupport(zmp);
+  const Vec2 zmp = clampToSupport(zmpReference_ + feedback * (xiModel - dcmReference_));
+  // The ankles are asked for the model's ZMP moved by the measured DCM error; the pattern is
+  // not: fed back into the pendulum through a ZMP at the sole's edge the error would run the
+  // pattern away from where the legs can put the body.
+  const Vec2 zmpAnkles =
+      clampToSupport(zmp + p_.stabiliserGain * feedback * (xiMeasured - xiModel));
   const double ch = std::cosh(omega_ * dt), sh = std::sinh(omega_ * dt);
   const Vec2 pivot = zmp - swing;
   const Vec2 offset = com_ - pivot;
@@ -333,7 +339,7 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   // rule along the line between the sole centres in double support; all on the stance foot in
   // single support) against what the ankle cells read.
   const std::array<double, 2> footLoads = {-ankles[0].force.z(), -ankles[1].force.z()};
-  dampAnkles(ankles, zmp, dt);
+  dampAnkles(ankles, zmpAnkles, dt);
   {
     const double total = footLoads[0] + footLoads[1];
     double leftShare = 0.5;
@@ -343,7 +349,7 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
     } else {
       const Vec2 l = soleCentre(feet_[kLeft]), r = soleCentre(feet_[kRight]);
       const double span = (l - r).squaredNorm();
-      if (span > 1e-9) leftShare = std::clamp((zmp - r).dot(l - r) / span, 0.0, 1.0);
+      if (span > 1e-9) leftShare = std::clamp((zmpAnkles - r).dot(l - r) / span, 0.0, 1.0);
     }
     const double wanted = (2.0 * leftShare - 1.0) * total;  // f_L - f_R asked
     const double measured = footLoads[0] - footLoads[1];
@@ -382,10 +388,13 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   if (state_ == GaitState::Walking || state_ == GaitState::Stopping) {
     const double single = p_.stepTime - p_.doubleSupportTime;
     const double s = (stepClock_ + dt - doubleSupport_) / single;
-    if (s > 0.0)
-      measuredFrame[size_t(swing_)] = quintic(2.0 * s);
-    else
-      measuredFrame[size_t(1 - swing_)] = 1.0 - quintic((stepClock_ + dt) / doubleSupport_);
+    if (s > 0.0) measuredFrame[size_t(swing_)] = quintic(2.0 * s);
+    const double handover = std::max(doubleSupport_, p_.landingHandover);
+    if (stepClock_ + dt < handover)
+      measuredFrame[size_t(1 - swing_)] = 1.0 - quintic((stepClock_ + dt) / handover);
+  } else if (state_ == GaitState::Standing && stepClock_ < p_.landingHandover) {
+    // The last step's landing (the swing foot that stopped the walk).
+    measuredFrame[size_t(swing_)] = 1.0 - quintic(stepClock_ / p_.landingHandover);
   }
   model_.solve(com_, ground + pelvisHeight_, middle.yaw, feet, legAngles_, measuredFrame);
 
@@ -394,7 +403,7 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   out_.drivesEnabled = true;
   out_.comMeasured = measuredCom_;
   out_.capturePoint = xiMeasured;
-  out_.zmpCommanded = zmp;
+  out_.zmpCommanded = zmpAnkles;
   out_.comPlanned = com_;
   out_.capturePointPlanned = dcmReference_;
   out_.feet = feet;

@@ -21,16 +21,25 @@ namespace impetus::walking {
 enum class GaitState { Standing = 0, Walking = 1, Stopping = 2, Fallen = 3 };
 
 struct WalkingParams {
-  double stepTime = 0.8;                       ///< one step, double support included (s)
-  double doubleSupportTime = 0.2;              ///< both feet down at the start of each step (s)
+  /// Short steps: a DCM error grows by exp(w T) over a step, 5.5 at 0.5 s against 15 at 0.8 s.
+  double stepTime = 0.5;                       ///< one step, double support included (s)
+  double doubleSupportTime = 0.1;              ///< both feet down at the start of each step (s)
   double firstDoubleSupport = 0.5;             ///< the weight shift before the first step (s)
   double swingHeight = 0.06;                   ///< foot clearance at mid-swing (m)
   double ankleHeight = 0.10;                   ///< ankle axes above the sole (m)
   double soleLength = 0.24, soleWidth = 0.13;  ///< (m)
   double soleForward = 0.025;                  ///< sole centre ahead of the ankle (m)
   double zmpMargin = 0.02;                     ///< commanded ZMP kept this far inside the soles (m)
-  double dcmGain = 2.0;         ///< DCM tracking gain k (1/s), ZMP = p_ref + (1 + k/w) e
-  double stabiliserGain = 0.0;  ///< share of the measured DCM error fed to the ZMP
+  double dcmGain = 2.0;  ///< DCM tracking gain k (1/s), ZMP = p_ref + (1 + k/w) e
+  /// The ankles are asked for the ZMP p = p_model + g (1 + k/w) (xi_measured - xi_model): with
+  /// g (1 + k/w) > 1 the measured error decays (below 1 the pendulum still outruns the ankles).
+  double stabiliserGain = 2.0;
+  /// Low-pass on the measured CoM velocity: a landing's impact spikes the joint rates.
+  double velocityFilterTime = 0.04;  ///< (s)
+  /// A landed foot is held where it touched down, in the measured pelvis frame, and handed back
+  /// to the planned frame over this: a body leaning at touchdown is brought upright gently,
+  /// not over the double support (that launched the robot off both feet).
+  double landingHandover = 0.35;                                    ///< (s)
   double topForward = 0.40, topBackward = 0.20, topLateral = 0.10;  ///< (m/s)
   double topTurn = 0.30;                                            ///< (rad/s)
   double commandAcceleration = 0.4;  ///< command slew (m/s^2; turn: rad/s^2 at the same value)
@@ -47,8 +56,8 @@ struct WalkingParams {
   /// Scales the swing leg's modelled ZMP shift (the rigid model's momentum, 1, misses the
   /// compliant upper body's share: the soles measured about twice it).
   double swingMomentumGain = 2.0;
-  double ankleTimeConstant = 0.5;  ///< the tilt leaks back over this (s)
-  double ankleMaxTilt = 0.15;      ///< (rad)
+  double ankleTimeConstant = 0.25;  ///< the tilt leaks back over this (s)
+  double ankleMaxTilt = 0.15;       ///< (rad)
   FootstepLimits limits;
 };
 
@@ -90,7 +99,7 @@ class WalkingController {
   void planZmp();
   Vec2 soleCentre(const FootPlacement& f) const;
   Vec2 clampToSupport(const Vec2& p) const;
-  void measure(const World& world, const Vec3& imu);
+  void measure(const World& world, const Vec3& imu, double dt);
   Vec2 swingZmpShift(double clock) const;
   void dampAnkles(const std::array<AnkleWrench, 2>& ankles, const Vec2& zmp, double dt);
   Vec2 swingDcmShift(double clock) const;
