@@ -16,12 +16,14 @@
 #include <exception>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "impetus/exercise/exercise_evaluator.h"
 #include "impetus/probes/probe.h"
 #include "impetus/scene/input_script.h"
 #include "impetus/scene/scene_loader.h"
@@ -167,6 +169,33 @@ void printSummary(const std::string& what, long steps, double t,
   std::printf("\n");
 }
 
+/// The exercise's events since `from` as the trainee is told them.
+size_t printExerciseEvents(const ExerciseEvaluator& exercise, size_t from) {
+  const auto& events = exercise.events();
+  for (; from < events.size(); ++from) {
+    const ExerciseEvent& e = events[from];
+    std::printf("t = %.2f s: %s '%s': %s\n", e.time, toString(e.kind), e.name.c_str(),
+                e.text.c_str());
+  }
+  return events.size();
+}
+
+/// The exercise's outcome as `name: value` lines.
+void printExerciseSummary(const ExerciseEvaluator& exercise) {
+  const ExerciseDesc& d = exercise.desc();
+  std::printf("exercise: %s\n", d.name.c_str());
+  std::printf("score: %.6g\n", exercise.score());
+  std::printf("passed: %s\n", exercise.passed() ? "true" : "false");
+  for (size_t i = 0; i < d.objectives.size(); ++i) {
+    if (exercise.doneAt(i) >= 0.0)
+      std::printf("objective.%s: done at %.2f\n", d.objectives[i].name.c_str(), exercise.doneAt(i));
+    else
+      std::printf("objective.%s: not done\n", d.objectives[i].name.c_str());
+  }
+  for (size_t i = 0; i < d.limits.size(); ++i)
+    std::printf("limit.%s: %d violations\n", d.limits[i].name.c_str(), exercise.violations(i));
+}
+
 int run(const std::string& path, const std::vector<std::string>& args) {
   double duration = -1.0;
   std::vector<std::pair<std::string, double>> voltages;
@@ -253,6 +282,9 @@ int run(const std::string& path, const std::vector<std::string>& args) {
     if (c.kind == ControlDesc::Kind::Lamp)
       lamps.push_back({c.label.empty() ? c.name : c.label,
                        resolveIndicatorSignal(sim.world(), scheme, c.signal)});
+  std::optional<ExerciseEvaluator> exercise;
+  if (sim.scene().exercise) exercise.emplace(*sim.scene().exercise, sim.world(), scheme);
+  size_t exerciseEvents = 0;
   const long steps = std::lround(duration / sim.stepSize());
   const auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < steps; ++i) {
@@ -271,6 +303,10 @@ int run(const std::string& path, const std::vector<std::string>& args) {
       return 2;
     }
     if (recorder) recorder->afterStep(sim);
+    if (exercise) {
+      exercise->afterStep(sim.world().time());
+      exerciseEvents = printExerciseEvents(*exercise, exerciseEvents);
+    }
     csv.row(sim.world().time(), readers);
     if (realtime)  // real-time factor 1 against the wall clock
       std::this_thread::sleep_until(start +
@@ -278,6 +314,7 @@ int run(const std::string& path, const std::vector<std::string>& args) {
   }
   if (recorder) recorder->finish(sim);
   printSummary(path, steps, sim.world().time(), probes, readers);
+  if (exercise) printExerciseSummary(*exercise);
   return 0;
 }
 

@@ -10,7 +10,9 @@
 #include <set>
 #include <sstream>
 
+#include "../exercise/exercise_parser.h"
 #include "geom_inertia.h"
+#include "impetus/exercise/exercise_evaluator.h"
 #include "impetus/joints/cylindrical_joint.h"
 #include "impetus/joints/fixed_joint.h"
 #include "impetus/joints/prismatic_joint.h"
@@ -19,17 +21,12 @@
 #include "impetus/joints/universal_joint.h"
 #include "obj_mesh.h"
 #include "read_text_file.h"
+#include "xml_reader.h"
 
 namespace impetus {
 namespace {
 
 using tinyxml2::XMLElement;
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string s;
-  for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + names[i];
-  return s;
-}
 
 /// Reads one scene document; every error names the file and the element's line.
 /// State shared by a scene and the files it includes.
@@ -38,13 +35,13 @@ struct LoadState {
   std::vector<std::string> blockFiles;    ///< file of each scheme block (for error lines)
 };
 
-class Loader {
+class Loader : private XmlReader {
  public:
   Loader(LoadedScene& out, LoadState& state, std::string file, std::string dir,
          Vec3 basePosition = Vec3::Zero(), Quat baseOrientation = Quat::Identity())
-      : out_(out),
+      : XmlReader(std::move(file)),
+        out_(out),
         state_(state),
-        file_(std::move(file)),
         dir_(std::move(dir)),
         basePosition_(basePosition),
         baseOrientation_(baseOrientation) {}
@@ -65,16 +62,18 @@ class Loader {
       out_.name = text(root, "name").value_or("scene");
       out_.world = std::make_unique<World>();
     }
-    static const std::set<std::string> known = {"world",   "material", "pair",     "body",
-                                                "include", "motor",    "repeater", "sensor",
-                                                "scheme",  "console",  "camera",   "exclude"};
-    for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement())
-      if (!known.count(e->Name()) || (included && std::string(e->Name()) == "world"))
-        fail(e,
-             std::string("unknown element <") + e->Name() +
-                 "> (expected one of: " + (included ? "" : "world, ") +
-                 "material, pair, body, include, motor, repeater, sensor, scheme, console, camera, "
-                 "exclude)");
+    static const std::set<std::string> known = {
+        "world",  "material", "pair",    "body",   "include", "motor",   "repeater",
+        "sensor", "scheme",   "console", "camera", "exclude", "exercise"};
+    for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+      const std::string element = e->Name();
+      if (!known.count(element) || (included && (element == "world" || element == "exercise")))
+        fail(e, "unknown element <" + element +
+                    "> (expected one of: " + (included ? "" : "world, ") +
+                    "material, pair, body, include, motor, repeater, sensor, scheme, console, "
+                    "camera, exclude" +
+                    (included ? "" : ", exercise") + ")");
+    }
     // Order of building: settings and materials, track motors (geoms refer to them), bodies and
     // includes, material pairs, then what refers to joints and bodies.
     for (const XMLElement* e = root->FirstChildElement("world"); e;
@@ -117,104 +116,14 @@ class Loader {
     for (const XMLElement* e = root->FirstChildElement("scheme"); e;
          e = e->NextSiblingElement("scheme"))
       readScheme(e);
+    for (const XMLElement* e = root->FirstChildElement("exercise"); e;
+         e = e->NextSiblingElement("exercise")) {
+      if (out_.exercise) fail(e, "a scene has at most one <exercise>");
+      out_.exercise = readExercise(*this, e);
+    }
   }
 
  private:
-  [[noreturn]] void fail(const XMLElement* e, const std::string& problem) const {
-    throw SceneError(file_, e ? e->GetLineNum() : 1, problem);
-  }
-
-  void allow(const XMLElement* e, std::initializer_list<const char*> names) const {
-    for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
-      if (std::any_of(names.begin(), names.end(),
-                      [&](const char* n) { return std::string(n) == a->Name(); }))
-        continue;
-      std::vector<std::string> list(names.begin(), names.end());
-      fail(e, std::string("unknown attribute '") + a->Name() + "' on <" + e->Name() +
-                  "> (allowed: " + joined(list) + ")");
-    }
-  }
-
-  static std::optional<std::string> text(const XMLElement* e, const char* name) {
-    const char* v = e->Attribute(name);
-    return v ? std::optional<std::string>(v) : std::nullopt;
-  }
-  std::string required(const XMLElement* e, const char* name) const {
-    const auto v = text(e, name);
-    if (!v || v->empty())
-      fail(e, std::string("<") + e->Name() + "> needs attribute '" + name + "'");
-    return *v;
-  }
-
-  /// Numbers with optional unit words: "49 rpm" (-> rad/s), "30 deg" (-> rad), "5 mm" (-> m).
-  std::vector<double> numbers(const XMLElement* e, const char* name) const {
-    std::istringstream in(required(e, name));
-    std::vector<double> values;
-    std::string token;
-    while (in >> token) {
-      static const std::pair<const char*, double> units[] = {{"rpm", 2 * std::numbers::pi / 60},
-                                                             {"deg", std::numbers::pi / 180},
-                                                             {"mm", 1e-3},
-                                                             {"cm", 1e-2}};
-      bool unit = false;
-      for (const auto& [word, scale] : units)
-        if (token == word) {
-          if (values.empty())
-            fail(e, std::string("attribute '") + name + "': unit '" + word + "' without a number");
-          values.back() *= scale;
-          unit = true;
-        }
-      if (unit) continue;
-      char* end = nullptr;
-      const double v = std::strtod(token.c_str(), &end);
-      if (end == token.c_str() || *end != '\0')
-        fail(e, std::string("attribute '") + name + "': '" + token + "' is not a number");
-      if (!std::isfinite(v))
-        fail(e, std::string("attribute '") + name + "': '" + token + "' is not finite");
-      values.push_back(v);
-    }
-    return values;
-  }
-  double number(const XMLElement* e, const char* name,
-                std::optional<double> fallback = std::nullopt) const {
-    if (!e->Attribute(name)) {
-      if (fallback) return *fallback;
-      fail(e, std::string("<") + e->Name() + "> needs attribute '" + name + "'");
-    }
-    const auto v = numbers(e, name);
-    if (v.size() != 1) fail(e, std::string("attribute '") + name + "' must be one number");
-    return v[0];
-  }
-  Vec3 vec3(const XMLElement* e, const char* name, const Vec3& fallback) const {
-    if (!e->Attribute(name)) return fallback;
-    const auto v = numbers(e, name);
-    if (v.size() != 3) fail(e, std::string("attribute '") + name + "' must be 3 numbers");
-    return {v[0], v[1], v[2]};
-  }
-  Quat quat(const XMLElement* e, const char* name) const {
-    if (!e->Attribute(name)) return Quat::Identity();
-    const auto v = numbers(e, name);
-    if (v.size() != 4) fail(e, std::string("attribute '") + name + "' must be 4 numbers (w x y z)");
-    Quat q(v[0], v[1], v[2], v[3]);
-    if (q.norm() < 1e-9) fail(e, std::string("attribute '") + name + "' is a zero quaternion");
-    return q.normalized();
-  }
-  bool flag(const XMLElement* e, const char* name, bool fallback) const {
-    const auto v = text(e, name);
-    if (!v) return fallback;
-    if (*v == "true" || *v == "1") return true;
-    if (*v == "false" || *v == "0") return false;
-    fail(e, std::string("attribute '") + name + "' must be true or false");
-  }
-  template <class Fn>
-  auto guarded(const XMLElement* e, Fn fn) const {  // engine validation errors get a line
-    try {
-      return fn();
-    } catch (const std::invalid_argument& x) {
-      fail(e, x.what());
-    }
-  }
-
   void readWorld(const XMLElement* e) {
     allow(e, {"gravity", "step", "frame", "velocity_iterations", "position_iterations", "substeps",
               "sleep", "sleep_time"});
@@ -624,7 +533,6 @@ class Loader {
 
   LoadedScene& out_;
   LoadState& state_;
-  std::string file_;
   std::string dir_;
   Vec3 basePosition_;
   Quat baseOrientation_;
@@ -648,6 +556,22 @@ void compileScheme(LoadedScene& out, const LoadState& state) {
   }
 }
 
+/// The exercise's bodies and probes exist in the built world and scheme.
+void checkExercise(LoadedScene& scene) {
+  if (!scene.exercise) return;
+  try {
+    ExerciseEvaluator check(*scene.exercise, *scene.world, scene.scheme ? &*scene.scheme : nullptr);
+  } catch (const std::invalid_argument& x) {
+    const std::string what = x.what();
+    int line = 1;
+    for (const ExerciseObjective& o : scene.exercise->objectives)
+      if (what.rfind("objective '" + o.name + "'", 0) == 0) line = o.line;
+    for (const ExerciseLimit& l : scene.exercise->limits)
+      if (what.rfind("limit '" + l.name + "'", 0) == 0) line = l.line;
+    throw SceneError(scene.file, line, what);
+  }
+}
+
 }  // namespace
 
 LoadedScene loadSceneText(const std::string& text, const std::string& name,
@@ -661,6 +585,7 @@ LoadedScene loadSceneText(const std::string& text, const std::string& name,
           .string());
   Loader(scene, state, name, dir).load(text, false);
   compileScheme(scene, state);
+  checkExercise(scene);
   return scene;
 }
 

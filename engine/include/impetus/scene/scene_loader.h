@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "impetus/dynamics/world.h"
+#include "impetus/exercise/exercise.h"
 #include "impetus/scheme/scheme.h"
 #include "impetus/scheme/scheme_desc.h"
 
@@ -56,6 +57,8 @@ struct LoadedScene {
   std::vector<SourceFile> sources;
   /// Geoms as loaded, per body (the renderer draws them).
   std::vector<std::pair<BodyId, ShapeDesc>> geoms;
+  /// The training exercise the scene sets, if any.
+  std::optional<ExerciseDesc> exercise;
 };
 
 /// Parses and builds; throws SceneError.
