@@ -6,10 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include "impetus/exercise/exercise_evaluator.h"
 #include "impetus/scene/input_script.h"
 #include "impetus/scene/scene_loader.h"
+#include "impetus/session/session_reader.h"
+#include "impetus/session/session_recorder.h"
+#include "impetus/session/session_replay.h"
 #include "impetus/session/simulation.h"
 
 namespace impetus {
@@ -181,6 +185,43 @@ TEST(Exercise, TheDoorIsOpenedByItsScriptAndFailedByTheOthersForTheirReasons) {
     EXPECT_EQ(e->violations(0), 1);  // the frame
     EXPECT_EQ(e->score(), -25.0);
   }
+}
+
+TEST(Exercise, AReplayedSessionReEvaluatesToTheSameEventsAndScore) {
+  const auto path = std::filesystem::temp_directory_path() / "impetus_exercise_frame.session";
+  std::filesystem::remove(path);
+  std::vector<ExerciseEvent> live;
+  double liveScore = 0.0;
+  {
+    Simulation sim(loadScene(kScenes + "/mf4-door.xml"));
+    sim.setDeterministic(true);
+    SessionRecorder recorder(path.string(), sim, {.operatorName = "trainee"});
+    ExerciseEvaluator exercise(*sim.scene().exercise, sim.world(), &*sim.scene().scheme);
+    InputScript input =
+        InputScript::read(kScenes + "/mf4-door-frame.csv", sim.scene().console.channels());
+    while (sim.world().time() < 21.0 - 1e-9) {
+      input.apply(sim.world().time(), sim.channels());
+      ASSERT_TRUE(sim.step().ok);
+      recorder.afterStep(sim);
+      exercise.afterStep(sim.world().time());
+    }
+    recorder.finish(sim);
+    live = exercise.events();
+    liveScore = exercise.score();
+  }
+  ASSERT_EQ(live.size(), 2u);  // the frame touched, the time up
+  SessionReader reader(path.string());
+  SessionReplay replay(reader);
+  Simulation& sim = replay.simulation();
+  ExerciseEvaluator exercise(*sim.scene().exercise, sim.world(), &*sim.scene().scheme);
+  while (replay.advance()) exercise.afterStep(sim.world().time());
+  ASSERT_EQ(exercise.events().size(), live.size());
+  for (size_t i = 0; i < live.size(); ++i) {
+    EXPECT_EQ(exercise.events()[i].time, live[i].time);  // bit for bit
+    EXPECT_EQ(exercise.events()[i].kind, live[i].kind);
+    EXPECT_EQ(exercise.events()[i].name, live[i].name);
+  }
+  EXPECT_EQ(exercise.score(), liveScore);
 }
 
 struct BadExercise {

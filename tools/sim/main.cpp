@@ -52,6 +52,7 @@ void usage() {
       "                       [--deterministic] [--realtime]\n"
       "       impetus-sim replay SESSION [--verify] [--csv OUT.csv] [--probe NAME ...]\n"
       "                       [--from T] [--scene SCENE.xml]\n"
+      "       impetus-sim report SESSION\n"
       "       impetus-sim bench SCENE.xml [--steps N] [--input IN.csv]\n"
       "       impetus-sim --version\n");
 }
@@ -318,6 +319,33 @@ int run(const std::string& path, const std::vector<std::string>& args) {
   return 0;
 }
 
+void printSessionHeader(const std::string& path, const SessionInfo& info) {
+  std::printf("%s: scene '%s', operator '%s', recorded %s, %.2f s (%lld steps)%s%s\n", path.c_str(),
+              info.sceneName.c_str(), info.operatorName.c_str(), info.created.c_str(),
+              info.duration(), static_cast<long long>(info.steps),
+              info.deterministic ? ", deterministic" : "",
+              info.endReason.empty() ? ", recorder did not finish (crash?)"
+                                     : (", ended: " + info.endReason).c_str());
+}
+
+/// impetus-sim report: the debrief of a recorded exercise, re-evaluated along the replay.
+int report(const std::string& path) {
+  SessionReader reader(path);
+  printSessionHeader(path, reader.info());
+  SessionReplay replay(reader);
+  Simulation& sim = replay.simulation();
+  if (!sim.scene().exercise) throw BadInput(path + ": the session's scene sets no exercise");
+  ExerciseEvaluator exercise(*sim.scene().exercise, sim.world(),
+                             sim.scene().scheme ? &*sim.scene().scheme : nullptr);
+  size_t printed = 0;
+  while (replay.advance()) {
+    exercise.afterStep(sim.world().time());
+    printed = printExerciseEvents(exercise, printed);
+  }
+  printExerciseSummary(exercise);
+  return 0;
+}
+
 /// impetus-sim replay: re-simulates a session from its recorded inputs.
 int replay(const std::string& path, const std::vector<std::string>& args) {
   std::vector<std::string> probes;
@@ -344,12 +372,7 @@ int replay(const std::string& path, const std::vector<std::string>& args) {
   }
   SessionReader reader(path);
   const SessionInfo& info = reader.info();
-  std::printf("%s: scene '%s', operator '%s', recorded %s, %.2f s (%lld steps)%s%s\n", path.c_str(),
-              info.sceneName.c_str(), info.operatorName.c_str(), info.created.c_str(),
-              info.duration(), static_cast<long long>(info.steps),
-              info.deterministic ? ", deterministic" : "",
-              info.endReason.empty() ? ", recorder did not finish (crash?)"
-                                     : (", ended: " + info.endReason).c_str());
+  printSessionHeader(path, info);
   SessionReplay replay(reader, scenePath);
   if (verify) {
     if (!info.deterministic)
@@ -388,6 +411,7 @@ int main(int argc, char** argv) {
     if (args.size() >= 2 && args[0] == "run") return run(args[1], {args.begin() + 2, args.end()});
     if (args.size() >= 2 && args[0] == "replay")
       return replay(args[1], {args.begin() + 2, args.end()});
+    if (args.size() == 2 && args[0] == "report") return report(args[1]);
     if (args.size() >= 2 && args[0] == "bench")
       return bench(args[1], {args.begin() + 2, args.end()});
     usage();
