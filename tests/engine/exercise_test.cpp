@@ -147,12 +147,14 @@ TEST(Exercise, AContactLimitCountsEachTouchAndChargesPerSecond) {
   EXPECT_NEAR(run.first(ExerciseEvent::Kind::Failed, "time"), 3.0, 1e-9);
 }
 
-/// Runs the shipped door scene with one of its scripts for 21 s (the time limit is 20 s).
-std::unique_ptr<ExerciseEvaluator> doorWith(Simulation& sim, const std::string& script) {
+/// Runs a shipped scene with one of its scripts for `seconds`, the exercise evaluated each step.
+std::unique_ptr<ExerciseEvaluator> runScript(const std::string& scene, const std::string& script,
+                                             double seconds) {
+  Simulation sim(loadScene(kScenes + "/" + scene));
   auto exercise =
       std::make_unique<ExerciseEvaluator>(*sim.scene().exercise, sim.world(), &*sim.scene().scheme);
   InputScript input = InputScript::read(kScenes + "/" + script, sim.scene().console.channels());
-  while (sim.world().time() < 21.0 - 1e-9) {
+  while (sim.world().time() < seconds - 1e-9) {
     input.apply(sim.world().time(), sim.channels());
     EXPECT_TRUE(sim.step().ok);
     exercise->afterStep(sim.world().time());
@@ -162,15 +164,13 @@ std::unique_ptr<ExerciseEvaluator> doorWith(Simulation& sim, const std::string& 
 
 TEST(Exercise, TheDoorIsOpenedByItsScriptAndFailedByTheOthersForTheirReasons) {
   {
-    Simulation sim(loadScene(kScenes + "/mf4-door.xml"));
-    const auto e = doorWith(sim, "mf4-door.csv");
+    const auto e = runScript("mf4-door.xml", "mf4-door.csv", 21.0);
     EXPECT_TRUE(e->passed());
     EXPECT_EQ(e->score(), 100.0);
     EXPECT_NEAR(e->doneAt(0), 0.6, 0.05);  // the door passes 30 degrees swinging at ~1 rad/s
   }
   {
-    Simulation sim(loadScene(kScenes + "/mf4-door.xml"));
-    const auto e = doorWith(sim, "mf4-door-short.csv");
+    const auto e = runScript("mf4-door.xml", "mf4-door-short.csv", 21.0);
     EXPECT_FALSE(e->passed());
     EXPECT_LT(e->doneAt(0), 0.0);
     ASSERT_FALSE(e->events().empty());
@@ -179,8 +179,7 @@ TEST(Exercise, TheDoorIsOpenedByItsScriptAndFailedByTheOthersForTheirReasons) {
     EXPECT_NEAR(e->events().back().time, 20.0, 1e-9);
   }
   {
-    Simulation sim(loadScene(kScenes + "/mf4-door.xml"));
-    const auto e = doorWith(sim, "mf4-door-frame.csv");
+    const auto e = runScript("mf4-door.xml", "mf4-door-frame.csv", 21.0);
     EXPECT_FALSE(e->passed());
     EXPECT_EQ(e->violations(0), 1);  // the frame
     EXPECT_EQ(e->score(), -25.0);
@@ -222,6 +221,28 @@ TEST(Exercise, AReplayedSessionReEvaluatesToTheSameEventsAndScore) {
     EXPECT_EQ(exercise.events()[i].name, live[i].name);
   }
   EXPECT_EQ(exercise.score(), liveScore);
+}
+
+TEST(Exercise, TheContainerGoesInTheBinByItsScriptAndIsDroppedByTheOther) {
+  {
+    const auto e = runScript("mf4-container.xml", "mf4-container-bin.csv", 10.0);
+    EXPECT_TRUE(e->passed());
+    EXPECT_EQ(e->score(), 100.0);
+    EXPECT_LT(e->doneAt(0), e->doneAt(1));  // lifted, then placed
+    EXPECT_EQ(e->violations(0), 0);         // the jaws never crush it
+  }
+  {
+    const auto e = runScript("mf4-container.xml", "mf4-container-drop.csv", 10.0);
+    EXPECT_TRUE(e->finished());
+    EXPECT_FALSE(e->passed());
+    EXPECT_GE(e->doneAt(0), 0.0);
+    EXPECT_LT(e->doneAt(1), 0.0);
+    EXPECT_EQ(e->violations(1), 1);  // dropped: falling faster than 1.2 m/s
+    ASSERT_FALSE(e->events().empty());
+    EXPECT_EQ(e->events().back().kind, ExerciseEvent::Kind::Failed);
+    EXPECT_EQ(e->events().back().name, "dropped");
+    EXPECT_EQ(e->score(), 40.0);  // the lift's points only
+  }
 }
 
 struct BadExercise {
