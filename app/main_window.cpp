@@ -16,6 +16,7 @@
 #include <QStatusBar>
 
 #include "console_panel.h"
+#include "exercise_panel.h"
 #include "impetus/probes/probe.h"
 #include "plot_panel.h"
 #include "replay_session.h"
@@ -95,6 +96,14 @@ void MainWindow::buildDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, plotDock);
   plotDock->hide();  // View > Plots
   connect(plots_, &PlotPanel::addRequested, this, [this](const QString& p) { plotProbe(p); });
+
+  exercise_ = new ExercisePanel;
+  exercise_->setObjectName("exercise");
+  auto* exerciseDock = new QDockWidget("Exercise", this);
+  exerciseDock->setObjectName("exerciseDock");
+  exerciseDock->setWidget(exercise_);
+  addDockWidget(Qt::LeftDockWidgetArea, exerciseDock);
+  exerciseDock->hide();  // shown with a scene that sets an exercise
   connect(plots_, &PlotPanel::cleared, this, [this] { sim_.setPlotProbes({}); });
 }
 
@@ -267,6 +276,7 @@ void MainWindow::presentScene(const LoadedScene& scene) {
     viewport_->sceneView().setOrbit({c.x(), c.y(), c.z()}, 5.0, -2.4, 0.5);
   }
   setWindowTitle(QString("Impetus - %1").arg(QString::fromStdString(sceneName_)));
+  if (auto* dock = findChild<QDockWidget*>("exerciseDock")) dock->setVisible(bool(scene.exercise));
 }
 
 void MainWindow::runLive(std::unique_ptr<Simulation> simulation, bool paused) {
@@ -332,6 +342,7 @@ void MainWindow::onFrame() {
     snapshot_ = sim_.snapshot();
     presenter_.update(snapshot_.positions, snapshot_.orientations);
     console_->showIndicators(snapshot_.indicators);
+    if (snapshot_.exercise.present) exercise_->showStatus(snapshot_.exercise, snapshot_.time);
     if (!plots_->plotted().isEmpty()) plots_->append(sim_.takeSamples());
     followCameras();
     if (perturbBody_ >= 0 && size_t(perturbBody_) < snapshot_.positions.size())

@@ -24,6 +24,7 @@ namespace impetus::app {
 
 class ConsolePanel;
 class PlotPanel;
+class ExercisePanel;
 class ReplaySession;
 class ReplayTimeline;
 class SessionBrowser;
@@ -41,6 +42,7 @@ class MainWindow : public QMainWindow {
   ViewportWidget* viewport() const { return viewport_; }
   ConsolePanel* console() const { return console_; }
   PlotPanel* plots() const { return plots_; }
+  ExercisePanel* exercisePanel() const { return exercise_; }
   SimulationThread& simulation() { return sim_; }
   render::ScenePresenter& presenter() { return presenter_; }
   render::DebugOverlay& overlay() { return overlay_; }
@@ -140,6 +142,7 @@ class MainWindow : public QMainWindow {
   ViewportWidget* viewport_ = nullptr;
   ConsolePanel* console_ = nullptr;
   PlotPanel* plots_ = nullptr;
+  ExercisePanel* exercise_ = nullptr;
   QTimer frameTimer_;
   SimulationThread sim_;
   GamepadInput gamepad_;

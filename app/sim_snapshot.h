@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "impetus/exercise/exercise_evaluator.h"
 #include "impetus/math/types.h"
 #include "impetus/render/debug_overlay.h"
 
@@ -13,6 +14,29 @@ namespace impetus::app {
 
 using render::ContactMark;
 using render::JointMark;
+
+/// The scene's exercise as the trainee sees it: the checklist, the limits, the score, the events.
+struct ExerciseStatus {
+  bool present = false;  ///< the scene sets an exercise
+  std::string title;
+  double timeLimit = 0.0;  ///< (s); 0: none
+  double passMark = 0.0;
+  struct Objective {
+    std::string text;
+    double weight = 0.0;
+    double doneAt = -1.0;  ///< (s); negative: not yet
+  };
+  struct Limit {
+    std::string text;
+    bool violated = false, warned = false;
+    int violations = 0;
+  };
+  std::vector<Objective> objectives;
+  std::vector<Limit> limits;
+  double score = 0.0, penalties = 0.0;
+  bool finished = false, passed = false;
+  std::vector<ExerciseEvent> events;
+};
 
 struct Snapshot {
   std::uint64_t serial = 0;  ///< increases with every publication
@@ -39,6 +63,7 @@ struct Snapshot {
   double recordedSeconds = 0.0;
   std::string recordingPath;
   std::string recordingError;  ///< the last recorder failure (the recording was closed)
+  ExerciseStatus exercise;
 };
 
 }  // namespace impetus::app

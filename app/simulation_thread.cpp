@@ -50,6 +50,10 @@ void SimulationThread::start(std::unique_ptr<Simulation> sim, bool paused) {
   frameStepSeconds_.assign(static_cast<size_t>(stepsPerFrame), 0.0);
   frameStepCursor_ = 0;
   resolveIndicators();
+  exercise_.reset();
+  if (const LoadedScene& scene = sim_->scene(); scene.exercise)
+    exercise_ = std::make_unique<ExerciseEvaluator>(*scene.exercise, sim_->world(),
+                                                    scene.scheme ? &*scene.scheme : nullptr);
   {
     std::lock_guard lock(stepMutex_);
     publish();
@@ -70,6 +74,7 @@ std::unique_ptr<Simulation> SimulationThread::stop() {
   }
   finishRecording("complete");
   hasSimulation_ = false;
+  exercise_.reset();
   indicators_.clear();
   plotProbes_.clear();
   return std::move(sim_);
@@ -90,6 +95,25 @@ void SimulationThread::resolveIndicators() {
     }
     indicators_.push_back(std::move(read));
   }
+}
+
+void SimulationThread::fillExercise(ExerciseStatus& out) const {
+  if (!exercise_) return;
+  const ExerciseDesc& d = exercise_->desc();
+  out.present = true;
+  out.title = d.title;
+  out.timeLimit = d.timeLimit;
+  out.passMark = d.passMark;
+  for (size_t i = 0; i < d.objectives.size(); ++i)
+    out.objectives.push_back({d.objectives[i].text, d.objectives[i].weight, exercise_->doneAt(i)});
+  for (size_t i = 0; i < d.limits.size(); ++i)
+    out.limits.push_back(
+        {d.limits[i].text, exercise_->violated(i), exercise_->warned(i), exercise_->violations(i)});
+  out.score = exercise_->score();
+  out.penalties = exercise_->penalties();
+  out.finished = exercise_->finished();
+  out.passed = exercise_->passed();
+  out.events = exercise_->events();
 }
 
 void SimulationThread::setInput(std::span<const double> channels) {
@@ -245,6 +269,7 @@ bool SimulationThread::stepOnce() {
     finishRecording("stopped: " + status.message);
     return false;
   }
+  if (exercise_) exercise_->afterStep(sim_->world().time());
   if (recorder_) {
     try {
       recorder_->afterStep(*sim_);
@@ -307,6 +332,7 @@ void SimulationThread::publish() {
     s.recordingPath = recorder_->path();
   }
   s.recordingError = recordingError_;
+  fillExercise(s.exercise);
   std::lock_guard lock(snapshotMutex_);
   s.serial = ++serial_;
   snapshot_ = std::move(s);

@@ -87,6 +87,7 @@ class SimulationThread {
   bool stepOnce();  ///< with stepMutex_ held
   void publish();   ///< with stepMutex_ held
   void resolveIndicators();
+  void fillExercise(ExerciseStatus& out) const;
   void finishRecording(const std::string& reason);
   void reanchor();
 
@@ -111,6 +112,8 @@ class SimulationThread {
   // Held while stepping and by withSimulation().
   std::mutex stepMutex_;
   std::unique_ptr<SessionRecorder> recorder_;
+  /// The scene's exercise, evaluated after every step from the start (none: null).
+  std::unique_ptr<ExerciseEvaluator> exercise_;
   std::int64_t recordingFirstStep_ = 0;
   std::string recordingError_;
   std::vector<Probe> plotProbes_;

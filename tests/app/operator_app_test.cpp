@@ -9,14 +9,17 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QTest>
 #include <cmath>
 
 #include "console_panel.h"
+#include "exercise_panel.h"
 #include "gui_test_support.h"
 #include "indicator_lamp.h"
 #include "joystick_widget.h"
@@ -327,6 +330,35 @@ class OperatorAppTest : public QObject {
     renderNow(window);
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/humanoid.png"));
     QTest::keyRelease(window.viewport(), Qt::Key_W);
+  }
+
+  void anExerciseRunsWithItsChecklistAndEndsInADebrief() {
+    // The door exercise (scenes/mf4-door.xml): open the door 30 degrees without touching its frame.
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(QString(IMPETUS_SCENES_DIR) + "/mf4-door.xml"));
+    auto* dock = window.findChild<QDockWidget*>("exerciseDock");
+    QVERIFY(dock && dock->isVisible());
+    impetus::app::ExercisePanel* panel = window.exercisePanel();
+    QVERIFY(waitSimSeconds(window, 0.1));
+    QCOMPARE(panel->objectives()->count(), 1);
+    QCOMPARE(panel->objectives()->item(0)->checkState(), Qt::Unchecked);
+    QCOMPARE(panel->limits()->count(), 2);
+    QVERIFY(panel->verdict()->text().isEmpty());
+    window.viewport()->setFocus();
+    QTest::keyPress(window.viewport(), Qt::Key_W);  // full forward into the door
+    QVERIFY(waitSimSeconds(window, 0.3));
+    QTest::keyRelease(window.viewport(), Qt::Key_W);
+    QVERIFY(waitSimSeconds(window, 1.5));
+    QCOMPARE(panel->objectives()->item(0)->checkState(), Qt::Checked);
+    QVERIFY2(panel->verdict()->text().contains("PASSED"), qPrintable(panel->verdict()->text()));
+    QVERIFY(panel->events()->count() >= 2);  // the objective, the completion
+    QVERIFY(panel->events()->item(0)->text().contains("objective done"));
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/exercise.png"));
+    // The other scenes have none: the panel goes away.
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    QVERIFY(!dock->isVisible());
   }
 
   void plotsFollowAProbe() {

@@ -106,8 +106,8 @@ bool ExerciseEvaluator::holds(const ExerciseObjective& o, ObjectiveState& s) con
   return false;
 }
 
-void ExerciseEvaluator::emit(double time, ExerciseEvent::Kind kind, const std::string& name,
-                             const std::string& text) {
+void ExerciseEvaluator::record(double time, ExerciseEvent::Kind kind, const std::string& name,
+                               const std::string& text) {
   events_.push_back({time, kind, name, text});
 }
 
@@ -129,7 +129,7 @@ void ExerciseEvaluator::afterStep(double time) {
     if (s.since < 0.0) s.since = time;
     if (time - s.since >= o.duration - 1e-9) {
       s.doneAt = time;
-      emit(time, ExerciseEvent::Kind::ObjectiveDone, o.name, o.text);
+      record(time, ExerciseEvent::Kind::ObjectiveDone, o.name, o.text);
     }
   }
   // Limits: a violation counts once when it begins; per-second penalties run while it lasts.
@@ -144,15 +144,16 @@ void ExerciseEvaluator::afterStep(double time) {
     } else {
       violated = touches(s.body, s.with, false);
     }
-    if (warned && !s.warned && !violated) emit(time, ExerciseEvent::Kind::Warning, l.name, l.text);
+    if (warned && !s.warned && !violated)
+      record(time, ExerciseEvent::Kind::Warning, l.name, l.text);
     s.warned = warned;
     if (violated && !s.violated) {
       ++s.violations;
       if (!l.perSecond) s.penalty += l.penalty;
-      emit(time, ExerciseEvent::Kind::Violation, l.name, l.text);
+      record(time, ExerciseEvent::Kind::Violation, l.name, l.text);
       if (l.stop) {
         failed_ = finished_ = true;
-        emit(time, ExerciseEvent::Kind::Failed, l.name, l.text);
+        record(time, ExerciseEvent::Kind::Failed, l.name, l.text);
       }
     }
     if (violated && l.perSecond) s.penalty += l.penalty * dt;
@@ -163,10 +164,10 @@ void ExerciseEvaluator::afterStep(double time) {
                                    [](const ObjectiveState& s) { return s.doneAt >= 0.0; });
   if (allDone) {
     finished_ = true;
-    emit(time, ExerciseEvent::Kind::Completed, desc_.name, desc_.title);
+    record(time, ExerciseEvent::Kind::Completed, desc_.name, desc_.title);
   } else if (desc_.timeLimit > 0.0 && time >= desc_.timeLimit - 1e-9) {
     failed_ = finished_ = true;
-    emit(time, ExerciseEvent::Kind::Failed, "time", "the time is up");
+    record(time, ExerciseEvent::Kind::Failed, "time", "the time is up");
   }
 }
 

@@ -70,8 +70,8 @@ class ExerciseEvaluator {
   };
   bool holds(const ExerciseObjective& o, ObjectiveState& s) const;
   bool touches(BodyId body, const std::vector<BodyId>& with, bool fixedOnly) const;
-  void emit(double time, ExerciseEvent::Kind kind, const std::string& name,
-            const std::string& text);
+  void record(double time, ExerciseEvent::Kind kind, const std::string& name,
+              const std::string& text);
 
   ExerciseDesc desc_;
   World& world_;

@@ -1,0 +1,36 @@
+#pragma once
+// The exercise panel: what the trainee is asked (the objectives as a checklist), the limits and
+// their state, the clock and the live score, the events as they happen; when the exercise ends,
+// the debrief - passed or failed and why, and the score's breakdown.
+
+#include <QWidget>
+
+#include "sim_snapshot.h"
+
+class QLabel;
+class QListWidget;
+
+namespace impetus::app {
+
+class ExercisePanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ExercisePanel(QWidget* parent = nullptr);
+  /// Shows `status` at sim time `time` (s).
+  void showStatus(const ExerciseStatus& status, double time);
+
+  QListWidget* objectives() const { return objectives_; }
+  QListWidget* limits() const { return limits_; }
+  QListWidget* events() const { return events_; }
+  QLabel* verdict() const { return verdict_; }
+
+ private:
+  QLabel* title_;
+  QLabel* clock_;
+  QListWidget* objectives_;
+  QListWidget* limits_;
+  QLabel* verdict_;
+  QListWidget* events_;
+};
+
+}  // namespace impetus::app
