@@ -78,33 +78,30 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   event->accept();
 }
 
+QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWidget* panel,
+                                 Qt::DockWidgetArea area) {
+  panel->setObjectName(name);
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(name + "Dock");
+  dock->setWidget(panel);
+  addDockWidget(area, dock);
+  return dock;
+}
+
 void MainWindow::buildDocks() {
   console_ = new ConsolePanel;
-  console_->setObjectName("console");
-  auto* consoleDock = new QDockWidget("Console", this);
-  consoleDock->setObjectName("consoleDock");
-  consoleDock->setWidget(console_);
-  addDockWidget(Qt::RightDockWidgetArea, consoleDock);
+  addDock("Console", "console", console_, Qt::RightDockWidgetArea);
   connect(console_, &ConsolePanel::inputChanged, this,
           [this] { sim_.setInput(console_->channelValues()); });
 
   plots_ = new PlotPanel;
-  plots_->setObjectName("plots");
-  auto* plotDock = new QDockWidget("Plots", this);
-  plotDock->setObjectName("plotDock");
-  plotDock->setWidget(plots_);
-  addDockWidget(Qt::BottomDockWidgetArea, plotDock);
-  plotDock->hide();  // View > Plots
+  addDock("Plots", "plot", plots_, Qt::BottomDockWidgetArea)->hide();  // View > Plots
   connect(plots_, &PlotPanel::addRequested, this, [this](const QString& p) { plotProbe(p); });
+  connect(plots_, &PlotPanel::cleared, this, [this] { sim_.setPlotProbes({}); });
 
   exercise_ = new ExercisePanel;
-  exercise_->setObjectName("exercise");
-  auto* exerciseDock = new QDockWidget("Exercise", this);
-  exerciseDock->setObjectName("exerciseDock");
-  exerciseDock->setWidget(exercise_);
-  addDockWidget(Qt::LeftDockWidgetArea, exerciseDock);
-  exerciseDock->hide();  // shown with a scene that sets an exercise
-  connect(plots_, &PlotPanel::cleared, this, [this] { sim_.setPlotProbes({}); });
+  // Shown with a scene that sets an exercise.
+  addDock("Exercise", "exercise", exercise_, Qt::LeftDockWidgetArea)->hide();
 }
 
 void MainWindow::buildMenus() {

@@ -17,6 +17,7 @@
 #include "simulation_thread.h"
 
 class QActionGroup;
+class QDockWidget;
 class QLabel;
 class QMenu;
 
@@ -120,6 +121,8 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void buildDocks();
+  QDockWidget* addDock(const QString& title, const QString& name, QWidget* panel,
+                       Qt::DockWidgetArea area);
   void buildSessionUi();
   void presentScene(const LoadedScene& scene);
   void runLive(std::unique_ptr<Simulation> simulation, bool paused);
