@@ -1,12 +1,15 @@
 #include "session_browser.h"
 
+#include <QComboBox>
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -20,9 +23,22 @@ SessionBrowser::SessionBrowser(const QString& folder, QWidget* parent)
   resize(820, 420);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(new QLabel(QString("Sessions in %1").arg(folder)));
+  auto* filters = new QHBoxLayout;
+  operatorFilter_ = new QComboBox;
+  operatorFilter_->setObjectName("operatorFilter");
+  exerciseFilter_ = new QComboBox;
+  exerciseFilter_->setObjectName("exerciseFilter");
+  filters->addWidget(new QLabel("Operator"));
+  filters->addWidget(operatorFilter_, 1);
+  filters->addWidget(new QLabel("Exercise"));
+  filters->addWidget(exerciseFilter_, 1);
+  layout->addLayout(filters);
+  connect(operatorFilter_, &QComboBox::currentIndexChanged, this, [this] { applyFilters(); });
+  connect(exerciseFilter_, &QComboBox::currentIndexChanged, this, [this] { applyFilters(); });
   table_ = new QTableWidget(0, kColumns);
   table_->setObjectName("sessionTable");
-  table_->setHorizontalHeaderLabels({"Date", "Scene", "Duration", "Operator", "End", "File"});
+  table_->setHorizontalHeaderLabels(
+      {"Date", "Scene", "Duration", "Operator", "Exercise", "Score", "Result", "End", "File"});
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -72,6 +88,13 @@ void SessionBrowser::refresh() {
       set(kOperator, QString::fromStdString(info.operatorName));
       set(kEnd, info.endReason.empty() ? QString("interrupted (recovered)")
                                        : QString::fromStdString(info.endReason));
+      if (info.exercise) {
+        set(kExercise, QString::fromStdString(info.exercise->name));
+        set(kScore, QString::number(info.exercise->score));
+        set(kResult, !info.exercise->finished ? QString("unfinished")
+                     : info.exercise->passed  ? QString("passed")
+                                              : QString("failed"));
+      }
     } catch (const SessionError& e) {
       set(kDate, file.lastModified().toString("yyyy-MM-dd HH:mm:ss"));
       set(kEnd, QString("cannot be read: %1").arg(QString::fromStdString(e.what())));
@@ -79,8 +102,37 @@ void SessionBrowser::refresh() {
         if (auto* item = table_->item(row, c)) item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
     }
   }
+  // The filters offer the names seen, keeping the choice.
+  for (auto [box, column] :
+       {std::pair{operatorFilter_, int(kOperator)}, {exerciseFilter_, int(kExercise)}}) {
+    const QString chosen = box->currentText();
+    QStringList names;
+    for (int row = 0; row < table_->rowCount(); ++row)
+      if (const QTableWidgetItem* item = table_->item(row, column); item && !item->text().isEmpty())
+        names << item->text();
+    names.removeDuplicates();
+    names.sort();
+    const QSignalBlocker block(box);
+    box->clear();
+    box->addItem("All");
+    box->addItems(names);
+    box->setCurrentIndex(std::max(0, box->findText(chosen)));
+  }
+  applyFilters();
   table_->resizeColumnsToContents();
   if (table_->rowCount() > 0) table_->selectRow(0);
+}
+
+void SessionBrowser::applyFilters() {
+  for (int row = 0; row < table_->rowCount(); ++row) {
+    bool shown = true;
+    for (auto [box, column] :
+         {std::pair{operatorFilter_, int(kOperator)}, {exerciseFilter_, int(kExercise)}}) {
+      const QTableWidgetItem* item = table_->item(row, column);
+      if (box->currentIndex() > 0 && (!item || item->text() != box->currentText())) shown = false;
+    }
+    table_->setRowHidden(row, !shown);
+  }
 }
 
 QString SessionBrowser::pathAt(int row) const {

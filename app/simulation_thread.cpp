@@ -199,6 +199,7 @@ std::string SimulationThread::stopRecording() {
 void SimulationThread::finishRecording(const std::string& reason) {
   if (!recorder_) return;
   try {
+    if (exercise_) recorder_->setExercise(outcomeOf(*exercise_));
     recorder_->finish(*sim_, reason);
   } catch (const SessionError& e) {
     recordingError_ = e.what();

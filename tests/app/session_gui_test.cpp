@@ -24,8 +24,13 @@
 
 #include "console_panel.h"
 #include "gui_test_support.h"
+#include "impetus/exercise/exercise_evaluator.h"
+#include "impetus/scene/input_script.h"
+#include "impetus/scene/scene_loader.h"
 #include "impetus/session/session_reader.h"
+#include "impetus/session/session_recorder.h"
 #include "impetus/session/session_replay.h"
+#include "impetus/session/simulation.h"
 #include "indicator_lamp.h"
 #include "joystick_widget.h"
 #include "replay_session.h"
@@ -265,6 +270,61 @@ class SessionGuiTest : public QObject {
     impetus::SessionReplay replay(reader);
     const auto divergence = replay.verify();
     QVERIFY2(!divergence, divergence ? divergence->what.c_str() : "");
+  }
+
+  void theBrowserShowsExerciseScoresAndFiltersATraineesHistory() {
+    // Three door exercises recorded headless: Alice passes, then touches the frame; Bob passes.
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString scenes = QFileInfo(MainWindow::defaultScenePath()).dir().path();
+    const auto record = [&](const QString& file, const std::string& who, const char* script) {
+      impetus::Simulation sim(impetus::loadScene((scenes + "/mf4-door.xml").toStdString()));
+      impetus::SessionRecorder recorder(folder.filePath(file).toStdString(), sim,
+                                        {.operatorName = who});
+      impetus::ExerciseEvaluator exercise(*sim.scene().exercise, sim.world(), &*sim.scene().scheme);
+      impetus::InputScript input = impetus::InputScript::read((scenes + "/" + script).toStdString(),
+                                                              sim.scene().console.channels());
+      while (sim.world().time() < 3.0 - 1e-9) {
+        input.apply(sim.world().time(), sim.channels());
+        if (!sim.step().ok) return false;
+        recorder.afterStep(sim);
+        exercise.afterStep(sim.world().time());
+      }
+      recorder.setExercise(impetus::outcomeOf(exercise));
+      recorder.finish(sim);
+      return true;
+    };
+    QVERIFY(record("a1.session", "Alice", "mf4-door.csv"));
+    QVERIFY(record("a2.session", "Alice", "mf4-door-frame.csv"));
+    QVERIFY(record("b1.session", "Bob", "mf4-door.csv"));
+    impetus::app::SessionBrowser browser(folder.path());
+    using B = impetus::app::SessionBrowser;
+    QTableWidget* table = browser.table();
+    QCOMPARE(table->rowCount(), 3);
+    const auto rowOf = [&](const QString& file) {
+      for (int row = 0; row < table->rowCount(); ++row)
+        if (table->item(row, B::kFile)->text() == file) return row;
+      return -1;
+    };
+    QCOMPARE(table->item(rowOf("a1.session"), B::kExercise)->text(), QString("door"));
+    QCOMPARE(table->item(rowOf("a1.session"), B::kScore)->text(), QString("100"));
+    QCOMPARE(table->item(rowOf("a1.session"), B::kResult)->text(), QString("passed"));
+    QCOMPARE(table->item(rowOf("a2.session"), B::kScore)->text(), QString("-25"));
+    QCOMPARE(table->item(rowOf("a2.session"), B::kResult)->text(), QString("unfinished"));
+    // Alice's history on the door exercise: her two sessions, nobody else's.
+    QCOMPARE(browser.operatorFilter()->count(), 3);  // All, Alice, Bob
+    browser.operatorFilter()->setCurrentText("Alice");
+    browser.exerciseFilter()->setCurrentText("door");
+    int shown = 0;
+    for (int row = 0; row < table->rowCount(); ++row)
+      if (!table->isRowHidden(row)) {
+        ++shown;
+        QCOMPARE(table->item(row, B::kOperator)->text(), QString("Alice"));
+      }
+    QCOMPARE(shown, 2);
+    browser.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&browser));
+    QVERIFY(browser.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/session_history.png"));
   }
 
   void damagedFilesAreListedAndRefusedWithTheirError() {

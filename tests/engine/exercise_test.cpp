@@ -204,12 +204,26 @@ TEST(Exercise, AReplayedSessionReEvaluatesToTheSameEventsAndScore) {
       recorder.afterStep(sim);
       exercise.afterStep(sim.world().time());
     }
+    recorder.setExercise(outcomeOf(exercise));
     recorder.finish(sim);
     live = exercise.events();
     liveScore = exercise.score();
   }
   ASSERT_EQ(live.size(), 2u);  // the frame touched, the time up
   SessionReader reader(path.string());
+  // The file keeps the outcome for the session browser, events and all.
+  ASSERT_TRUE(reader.info().exercise.has_value());
+  const SessionExercise& stored = *reader.info().exercise;
+  EXPECT_EQ(stored.name, "door");
+  EXPECT_EQ(stored.score, liveScore);
+  EXPECT_TRUE(stored.finished);
+  EXPECT_FALSE(stored.passed);
+  ASSERT_EQ(stored.events.size(), live.size());
+  for (size_t i = 0; i < live.size(); ++i) {
+    EXPECT_EQ(stored.events[i].time, live[i].time);
+    EXPECT_EQ(stored.events[i].kind, live[i].kind);
+    EXPECT_EQ(stored.events[i].text, live[i].text);
+  }
   SessionReplay replay(reader);
   Simulation& sim = replay.simulation();
   ExerciseEvaluator exercise(*sim.scene().exercise, sim.world(), &*sim.scene().scheme);

@@ -311,7 +311,10 @@ int run(const std::string& path, const std::vector<std::string>& args) {
       }
     if (!status.ok) {
       // The recording keeps everything up to the failure, and says why it ended.
-      if (recorder) recorder->finish(sim, "stopped: " + status.message);
+      if (recorder) {
+        if (exercise) recorder->setExercise(outcomeOf(*exercise));
+        recorder->finish(sim, "stopped: " + status.message);
+      }
       std::fprintf(stderr, "%s: %s\n", path.c_str(), status.message.c_str());
       return 2;
     }
@@ -325,7 +328,10 @@ int run(const std::string& path, const std::vector<std::string>& args) {
       std::this_thread::sleep_until(start +
                                     std::chrono::duration<double>((i + 1) * sim.stepSize()));
   }
-  if (recorder) recorder->finish(sim);
+  if (recorder) {
+    if (exercise) recorder->setExercise(outcomeOf(*exercise));
+    recorder->finish(sim);
+  }
   printSummary(path, steps, sim.world().time(), probes, readers);
   if (exercise) printExerciseSummary(*exercise);
   return 0;

@@ -116,6 +116,15 @@ void SessionRecorder::afterStep(const Simulation& sim) {
   if (pendingSteps_ >= stepsPerKeyframe_) commit(&sim);
 }
 
+SessionExercise outcomeOf(const ExerciseEvaluator& exercise) {
+  return {exercise.desc().name, exercise.score(), exercise.finished(), exercise.passed(),
+          exercise.events()};
+}
+
+void SessionRecorder::setExercise(const SessionExercise& exercise) {
+  session::writeExercise(*db_, exercise);
+}
+
 void SessionRecorder::finish(const Simulation& sim, const std::string& endReason) {
   if (finished_) return;
   commit(endReason == "complete" ? &sim : nullptr);

@@ -38,6 +38,29 @@ void writePushes(SqliteDb& db, const std::vector<ScheduledPush>& pushes) {
   writeMeta(db, "pushes", joinLines(lines));
 }
 
+void writeExercise(SqliteDb& db, const SessionExercise& exercise) {
+  const auto clean = [](std::string text) {  // a field stays on its line, between its tabs
+    std::replace_if(
+        text.begin(), text.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
+    return text;
+  };
+  char number[64];
+  std::vector<std::string> lines;
+  for (const ExerciseEvent& e : exercise.events) {
+    std::snprintf(number, sizeof number, "%.17g", e.time);
+    lines.push_back(std::string(number) + "\t" + std::to_string(int(e.kind)) + "\t" +
+                    clean(e.name) + "\t" + clean(e.text));
+  }
+  std::snprintf(number, sizeof number, "%.17g", exercise.score);
+  writeMeta(db, "exercise", clean(exercise.name));
+  writeMeta(db, "exercise_score", number);
+  writeMeta(db, "exercise_result",
+            !exercise.finished ? "unfinished"
+            : exercise.passed  ? "passed"
+                               : "failed");
+  writeMeta(db, "exercise_events", joinLines(lines));
+}
+
 void writeInfo(SqliteDb& db, const SessionInfo& info) {
   char number[64];
   const auto real = [&](double v) {
@@ -130,6 +153,33 @@ SessionInfo readInfo(SqliteDb& db) {
     throw SessionError(db.path() + ": damaged session: negative step count");
   for (const auto& [k, v] : meta)
     if (k == "end_reason") info.endReason = v;
+  const bool hasExercise =
+      std::any_of(meta.begin(), meta.end(), [](const auto& kv) { return kv.first == "exercise"; });
+  if (hasExercise) {
+    SessionExercise& x = info.exercise.emplace();
+    x.name = field("exercise");
+    x.score = number("exercise_score");
+    const std::string result = field("exercise_result");
+    if (result != "passed" && result != "failed" && result != "unfinished")
+      throw SessionError(db.path() + ": damaged session: exercise result '" + result + "'");
+    x.finished = result != "unfinished";
+    x.passed = result == "passed";
+    for (const std::string& line : splitLines(field("exercise_events"))) {
+      std::istringstream in(line);
+      std::string time, kind, name, text;
+      std::getline(in, time, '\t');
+      std::getline(in, kind, '\t');
+      std::getline(in, name, '\t');
+      std::getline(in, text);
+      char* end = nullptr;
+      const double t = std::strtod(time.c_str(), &end);
+      const int k = std::atoi(kind.c_str());
+      if (time.empty() || *end != '\0' || !std::isfinite(t) || kind.size() != 1 || k < 0 ||
+          k > int(ExerciseEvent::Kind::Completed))
+        throw SessionError(db.path() + ": damaged session: exercise event '" + line + "'");
+      x.events.push_back({t, ExerciseEvent::Kind(k), name, text});
+    }
+  }
   return info;
 }
 

@@ -26,6 +26,9 @@ void writeMeta(SqliteDb& db, const std::string& key, const std::string& value);
 /// The session's pushes (meta "pushes", one formatPush per line).
 void writePushes(SqliteDb& db, const std::vector<ScheduledPush>& pushes);
 void writeInfo(SqliteDb& db, const SessionInfo& info);
+/// The exercise's outcome (meta "exercise", "exercise_score", "exercise_result",
+/// "exercise_events": one event a line, time kind name text, tab-separated).
+void writeExercise(SqliteDb& db, const SessionExercise& exercise);
 /// Reads and checks the metadata; throws SessionError for a file that is not a session, a
 /// version this build does not read, or missing/unparsable fields.
 SessionInfo readInfo(SqliteDb& db);

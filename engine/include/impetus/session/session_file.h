@@ -3,7 +3,9 @@
 // (crash-safe: each second is its own committed transaction in write-ahead-log mode; seekable:
 // chunks are keyed by (kind, first step) in a B-tree) holding
 //   meta    key/value: format, version, created, operator, scene name/file/hash, step, frame,
-//           deterministic, channels, motors, bodies, voltage overrides, end reason
+//           deterministic, channels, motors, bodies, voltage overrides, end reason, and the
+//           exercise's outcome when the scene sets one (exercise, exercise_score,
+//           exercise_result, exercise_events)
 //   files   the scene and every file it includes, embedded (zstd)
 //   chunks  kind 1: per-step records (input frame, motor voltages, solver iterations, state
 //           hash), kind 2: body poses at frame rate, kind 3: full-state keyframes (every second);
@@ -11,11 +13,13 @@
 // Format and sizes: scenes/README.md, "Session files".
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
-
 #include <utility>
 #include <vector>
+
+#include "impetus/exercise/exercise_evaluator.h"
 #include "impetus/session/push.h"
 
 namespace impetus {
@@ -29,6 +33,18 @@ class SessionError : public std::runtime_error {
 };
 
 constexpr int kSessionFormatVersion = 1;
+
+/// A recorded exercise's outcome as its evaluator stood when the recording ended (a replay
+/// re-evaluates the same: impetus-sim report).
+struct SessionExercise {
+  std::string name;
+  double score = 0.0;
+  bool finished = false, passed = false;
+  std::vector<ExerciseEvent> events;
+};
+
+/// The outcome of `exercise` as it stands.
+SessionExercise outcomeOf(const ExerciseEvaluator& exercise);
 
 struct SessionInfo {
   int version = 0;
@@ -46,6 +62,7 @@ struct SessionInfo {
   std::int64_t firstStep = 0;  ///< step index the recording starts at (> 0 after a take-over)
   std::int64_t steps = 0;      ///< steps recorded (whole chunks on disk)
   std::string endReason;       ///< "complete", "stopped: ...", or empty if the recorder died
+  std::optional<SessionExercise> exercise;  ///< none: the scene sets none, or it was not stored
   double duration() const { return static_cast<double>(steps) * step; }  ///< (unit: s)
 };
 

@@ -43,6 +43,9 @@ class SessionRecorder {
   /// file into a single self-contained database.
   void finish(const Simulation& sim, const std::string& endReason = "complete");
 
+  /// Stores the exercise's outcome (the last call wins; call it before finish()).
+  void setExercise(const SessionExercise& exercise);
+
   const std::string& path() const { return path_; }
 
  private:
