@@ -100,6 +100,26 @@ TEST(Exercise, AnObjectRestingInAZoneAndOneHeldOffTheGround) {
   EXPECT_FALSE(run.exercise->finished());
 }
 
+TEST(Exercise, HintsShowOnceWhenTheirConditionsHaveHeldAndCostTheirPenalty) {
+  ExerciseRun run(ballScene(R"(<exercise name="e">
+    <objective name="never" kind="cross" probe="body.ball.z" above="5"/>
+    <objective name="down" kind="cross" probe="body.ball.z" below="1.5"/>
+    <hint name="stuck" text="try harder" objective="never" for="0.5" penalty="3"/>
+    <hint name="low" text="it is low" probe="body.ball.z" max="1.0" for="0.2" penalty="2"/>
+    <hint name="late" text="too late" objective="down" for="0.5" penalty="100"/>
+  </exercise>)"),
+                  2.0);
+  // Held from the first step's end on.
+  EXPECT_NEAR(run.first(ExerciseEvent::Kind::Hint, "stuck"), kStep + 0.5, 1e-9);
+  EXPECT_NEAR(run.first(ExerciseEvent::Kind::Hint, "low"), fallTime(1.0) + 0.2, 2 * kStep);
+  EXPECT_LT(run.first(ExerciseEvent::Kind::Hint, "late"), 0.0);  // "down" is done at 0.32 s
+  int hints = 0;
+  for (const ExerciseEvent& e : run.exercise->events())
+    hints += e.kind == ExerciseEvent::Kind::Hint;
+  EXPECT_EQ(hints, 2);  // each once
+  EXPECT_EQ(run.exercise->penalties(), 5.0);
+}
+
 TEST(Exercise, ObjectivesInSequenceCountOnlyAfterTheirPredecessors) {
   ExerciseRun run(ballScene(R"(<exercise name="e" order="sequence">
     <objective name="low" kind="cross" probe="body.ball.z" below="1.0"/>
@@ -182,7 +202,8 @@ TEST(Exercise, TheDoorIsOpenedByItsScriptAndFailedByTheOthersForTheirReasons) {
     const auto e = runScript("mf4-door.xml", "mf4-door-frame.csv", 21.0);
     EXPECT_FALSE(e->passed());
     EXPECT_EQ(e->violations(0), 1);  // the frame
-    EXPECT_EQ(e->score(), -25.0);
+    EXPECT_TRUE(e->hintShown(0));    // 5 s without the door open
+    EXPECT_EQ(e->score(), -25.0 - 10.0);
   }
 }
 
@@ -209,7 +230,7 @@ TEST(Exercise, AReplayedSessionReEvaluatesToTheSameEventsAndScore) {
     live = exercise.events();
     liveScore = exercise.score();
   }
-  ASSERT_EQ(live.size(), 2u);  // the frame touched, the time up
+  ASSERT_EQ(live.size(), 3u);  // the frame touched, the hint, the time up
   SessionReader reader(path.string());
   // The file keeps the outcome for the session browser, events and all.
   ASSERT_TRUE(reader.info().exercise.has_value());
@@ -314,6 +335,15 @@ INSTANTIATE_TEST_SUITE_P(
                     "below='1'/>\n<limit name='l' kind='contact' body='ball' with='wall'/>\n"
                     "</exercise>",
                     12, "no body named 'wall'"},
+        BadExercise{"hint without a condition",
+                    "<exercise name='e'>\n<objective name='a' kind='cross' probe='body.ball.z' "
+                    "below='1'/>\n<hint name='h' text='t'/>\n</exercise>",
+                    12, "needs an 'objective', a 'probe' or both"},
+        BadExercise{"hint on an unknown probe",
+                    "<exercise name='e'>\n<objective name='a' kind='cross' probe='body.ball.z' "
+                    "below='1'/>\n<hint name='h' text='t' probe='joint.nope.rate' max='1'/>\n"
+                    "</exercise>",
+                    12, "no joint named 'nope'"},
         BadExercise{"no objective", "<exercise name='e'>\n</exercise>", 10,
                     "at least one <objective>"},
         BadExercise{"duplicate objective",

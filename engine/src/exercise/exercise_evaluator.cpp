@@ -23,6 +23,8 @@ const char* toString(ExerciseEvent::Kind kind) {
       return "failed";
     case ExerciseEvent::Kind::Completed:
       return "completed";
+    case ExerciseEvent::Kind::Hint:
+      return "hint";
   }
   return "?";
 }
@@ -38,6 +40,17 @@ Probe requireProbe(World& world, const Scheme* scheme, const std::string& name,
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(what + ": " + e.what());
   }
+}
+
+/// Whether a condition true now (`holds`) has been so for `duration` (s) at `time`; `since` keeps
+/// when it began (negative: it does not hold).
+bool heldFor(bool holds, double time, double duration, double& since) {
+  if (!holds) {
+    since = -1.0;
+    return false;
+  }
+  if (since < 0.0) since = time;
+  return time - since >= duration - 1e-9;
 }
 
 BodyId requireBody(const World& world, const std::string& name, const std::string& what) {
@@ -66,6 +79,11 @@ ExerciseEvaluator::ExerciseEvaluator(const ExerciseDesc& desc, World& world, con
     if (!l.body.empty()) s.body = requireBody(world, l.body, what);
     for (const std::string& w : l.with) s.with.push_back(requireBody(world, w, what));
     limits_.push_back(std::move(s));
+  }
+  for (const ExerciseHint& h : desc_.hints) {
+    HintState s;
+    if (!h.probe.empty()) s.probe = requireProbe(world, scheme, h.probe, "hint '" + h.name + "'");
+    hints_.push_back(std::move(s));
   }
 }
 
@@ -122,12 +140,7 @@ void ExerciseEvaluator::afterStep(double time) {
     if (s.doneAt >= 0.0) continue;
     const bool ready = std::all_of(o.after.begin(), o.after.end(),
                                    [&](int k) { return objectives_[size_t(k)].doneAt >= 0.0; });
-    if (!ready || !holds(o, s)) {
-      s.since = -1.0;
-      continue;
-    }
-    if (s.since < 0.0) s.since = time;
-    if (time - s.since >= o.duration - 1e-9) {
+    if (heldFor(ready && holds(o, s), time, o.duration, s.since)) {
       s.doneAt = time;
       record(time, ExerciseEvent::Kind::ObjectiveDone, o.name, o.text);
     }
@@ -160,6 +173,21 @@ void ExerciseEvaluator::afterStep(double time) {
     s.violated = violated;
     if (finished_) return;
   }
+  // Hints: each once, when its conditions have held for its time.
+  for (size_t i = 0; i < hints_.size(); ++i) {
+    HintState& s = hints_[i];
+    const ExerciseHint& h = desc_.hints[i];
+    if (s.shown) continue;
+    bool holds = h.objective < 0 || objectives_[size_t(h.objective)].doneAt < 0.0;
+    if (holds && s.probe) {
+      const double v = s.probe();
+      holds = v >= h.min && v <= h.max;
+    }
+    if (heldFor(holds, time, h.duration, s.since)) {
+      s.shown = true;
+      record(time, ExerciseEvent::Kind::Hint, h.name, h.text);
+    }
+  }
   const bool allDone = std::all_of(objectives_.begin(), objectives_.end(),
                                    [](const ObjectiveState& s) { return s.doneAt >= 0.0; });
   if (allDone) {
@@ -174,6 +202,8 @@ void ExerciseEvaluator::afterStep(double time) {
 double ExerciseEvaluator::penalties() const {
   double p = 0.0;
   for (const LimitState& s : limits_) p += s.penalty;
+  for (size_t i = 0; i < hints_.size(); ++i)
+    if (hints_[i].shown) p += desc_.hints[i].penalty;
   return p;
 }
 

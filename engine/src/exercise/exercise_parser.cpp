@@ -129,7 +129,7 @@ ExerciseDesc readExercise(const XmlReader& r, const XMLElement* e) {
   d.passMark = r.number(e, "pass", 0.0);
   const std::string order = XmlReader::text(e, "order").value_or("any");
   if (order != "any" && order != "sequence") r.fail(e, "'order' must be 'any' or 'sequence'");
-  std::vector<const XMLElement*> objectiveElements;
+  std::vector<const XMLElement*> objectiveElements, hintElements;
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
     const std::string name = c->Name();
     if (name == "objective") {
@@ -137,8 +137,10 @@ ExerciseDesc readExercise(const XmlReader& r, const XMLElement* e) {
       objectiveElements.push_back(c);
     } else if (name == "limit") {
       d.limits.push_back(readLimit(r, c));
+    } else if (name == "hint") {
+      hintElements.push_back(c);
     } else {
-      r.fail(c, "unknown element <" + name + "> in <exercise> (objective, limit)");
+      r.fail(c, "unknown element <" + name + "> in <exercise> (objective, limit, hint)");
     }
   }
   if (d.objectives.empty()) r.fail(e, "an exercise needs at least one <objective>");
@@ -163,6 +165,31 @@ ExerciseDesc readExercise(const XmlReader& r, const XMLElement* e) {
         d.objectives[i].after.push_back(k->second);
       }
     }
+  }
+  for (const XMLElement* c : hintElements) {
+    r.allow(c, {"name", "text", "objective", "probe", "min", "max", "for", "penalty"});
+    ExerciseHint h;
+    h.line = c->GetLineNum();
+    h.name = r.required(c, "name");
+    h.text = r.required(c, "text");
+    if (const auto objective = XmlReader::text(c, "objective")) {
+      const auto k = index.find(*objective);
+      if (k == index.end()) r.fail(c, "'objective': no objective named '" + *objective + "'");
+      h.objective = k->second;
+    }
+    if (c->Attribute("probe")) {
+      h.probe = r.required(c, "probe");
+      h.min = r.number(c, "min", -1e300);
+      h.max = r.number(c, "max", 1e300);
+      if (!(h.min <= h.max)) r.fail(c, "'min' must not exceed 'max'");
+    } else if (c->Attribute("min") || c->Attribute("max")) {
+      r.fail(c, "'min' and 'max' bound a 'probe'");
+    }
+    if (h.objective < 0 && h.probe.empty())
+      r.fail(c, "a hint needs an 'objective', a 'probe' or both");
+    h.duration = nonNegative(r, c, "for", 0.0);
+    h.penalty = nonNegative(r, c, "penalty", 0.0);
+    d.hints.push_back(std::move(h));
   }
   // A cycle of prerequisites could never be done.
   std::vector<int> mark(d.objectives.size(), 0);  // 0 new, 1 on the path, 2 done

@@ -568,6 +568,8 @@ void checkExercise(LoadedScene& scene) {
       if (what.rfind("objective '" + o.name + "'", 0) == 0) line = o.line;
     for (const ExerciseLimit& l : scene.exercise->limits)
       if (what.rfind("limit '" + l.name + "'", 0) == 0) line = l.line;
+    for (const ExerciseHint& h : scene.exercise->hints)
+      if (what.rfind("hint '" + h.name + "'", 0) == 0) line = h.line;
     throw SceneError(scene.file, line, what);
   }
 }

@@ -175,7 +175,7 @@ SessionInfo readInfo(SqliteDb& db) {
       const double t = std::strtod(time.c_str(), &end);
       const int k = std::atoi(kind.c_str());
       if (time.empty() || *end != '\0' || !std::isfinite(t) || kind.size() != 1 || k < 0 ||
-          k > int(ExerciseEvent::Kind::Completed))
+          k > int(ExerciseEvent::Kind::Hint))
         throw SessionError(db.path() + ": damaged session: exercise event '" + line + "'");
       x.events.push_back({t, ExerciseEvent::Kind(k), name, text});
     }

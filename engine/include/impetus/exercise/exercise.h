@@ -54,12 +54,25 @@ struct ExerciseLimit {
   bool stop = false;  ///< a violation ends the exercise, failed
 };
 
+/// Tutoring: shown once when its conditions have held for `duration` - `objective` (an index)
+/// still not done, and `probe` within [min, max] if given - at a cost of `penalty` points.
+struct ExerciseHint {
+  std::string name, text;
+  int line = 0;
+  int objective = -1;  ///< -1: no objective condition
+  std::string probe;   ///< empty: no probe condition
+  double min = -1e300, max = 1e300;
+  double duration = 0.0;  ///< (s)
+  double penalty = 0.0;
+};
+
 struct ExerciseDesc {
   std::string name, title;
   double timeLimit = 0.0;  ///< (s); 0: none
   double passMark = 0.0;   ///< score needed (with every objective done) to pass
   std::vector<ExerciseObjective> objectives;
   std::vector<ExerciseLimit> limits;
+  std::vector<ExerciseHint> hints;
 };
 
 }  // namespace impetus

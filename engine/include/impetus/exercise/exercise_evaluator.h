@@ -19,6 +19,7 @@ struct ExerciseEvent {
     Violation,      ///< a limit was broken
     Failed,         ///< a stopping limit was broken or time ran out: the exercise ends, failed
     Completed,      ///< every objective done: the exercise ends
+    Hint,           ///< a hint was shown (at its penalty)
   };
   double time = 0.0;  ///< (s)
   Kind kind = Kind::ObjectiveDone;
@@ -51,6 +52,7 @@ class ExerciseEvaluator {
   /// Whether a limit is broken now, or near (its warning band).
   bool violated(size_t limit) const { return limits_[limit].violated; }
   bool warned(size_t limit) const { return limits_[limit].warned; }
+  bool hintShown(size_t hint) const { return hints_[hint].shown; }
 
  private:
   struct ObjectiveState {
@@ -59,6 +61,11 @@ class ExerciseEvaluator {
     double startHeight = 0.0;
     double since = -1.0;  ///< the condition has held since (s); negative: not holding
     double doneAt = -1.0;
+  };
+  struct HintState {
+    Probe probe;
+    double since = -1.0;
+    bool shown = false;
   };
   struct LimitState {
     Probe probe;
@@ -77,6 +84,7 @@ class ExerciseEvaluator {
   World& world_;
   std::vector<ObjectiveState> objectives_;
   std::vector<LimitState> limits_;
+  std::vector<HintState> hints_;
   std::vector<ExerciseEvent> events_;
   double lastTime_ = 0.0;
   bool finished_ = false, failed_ = false;
