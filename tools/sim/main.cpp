@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "impetus/exercise/exercise_evaluator.h"
+#include "impetus/exercise/exercise_report.h"
 #include "impetus/probes/probe.h"
 #include "impetus/scene/input_script.h"
 #include "impetus/scene/scene_loader.h"
@@ -52,7 +53,7 @@ void usage() {
       "                       [--deterministic] [--realtime]\n"
       "       impetus-sim replay SESSION [--verify] [--csv OUT.csv] [--probe NAME ...]\n"
       "                       [--from T] [--scene SCENE.xml]\n"
-      "       impetus-sim report SESSION\n"
+      "       impetus-sim report SESSION [--html OUT.html]\n"
       "       impetus-sim bench SCENE.xml [--steps N] [--input IN.csv]\n"
       "       impetus-sim --version\n");
 }
@@ -346,21 +347,48 @@ void printSessionHeader(const std::string& path, const SessionInfo& info) {
                                      : (", ended: " + info.endReason).c_str());
 }
 
-/// impetus-sim report: the debrief of a recorded exercise, re-evaluated along the replay.
-int report(const std::string& path) {
+/// impetus-sim report: the debrief of a recorded exercise, re-evaluated along the replay; with
+/// --html OUT also as a self-contained page with the limited quantities plotted.
+int report(const std::string& path, const std::vector<std::string>& args) {
+  std::string htmlPath;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--html" && i + 1 < args.size())
+      htmlPath = args[++i];
+    else
+      throw BadInput("unknown option '" + args[i] + "'");
+  }
   SessionReader reader(path);
-  printSessionHeader(path, reader.info());
+  const SessionInfo& info = reader.info();
+  printSessionHeader(path, info);
   SessionReplay replay(reader);
   Simulation& sim = replay.simulation();
   if (!sim.scene().exercise) throw BadInput(path + ": the session's scene sets no exercise");
-  ExerciseEvaluator exercise(*sim.scene().exercise, sim.world(),
-                             sim.scene().scheme ? &*sim.scene().scheme : nullptr);
+  const Scheme* scheme = sim.scene().scheme ? &*sim.scene().scheme : nullptr;
+  ExerciseEvaluator exercise(*sim.scene().exercise, sim.world(), scheme);
+  // The probe limits' quantities, about 2,000 samples over the session.
+  ExerciseReport page{info.sceneName, info.operatorName, info.created, info.duration(), {}};
+  std::vector<Probe> limitProbes;
+  for (const ExerciseLimit& l : sim.scene().exercise->limits) {
+    limitProbes.push_back(l.probe.empty() ? Probe{} : resolveProbe(sim.world(), scheme, l.probe));
+    page.samples.emplace_back();
+  }
+  const std::int64_t stride = std::max<std::int64_t>(1, info.steps / 2000);
   size_t printed = 0;
   while (replay.advance()) {
-    exercise.afterStep(sim.world().time());
+    const double t = sim.world().time();
+    exercise.afterStep(t);
     printed = printExerciseEvents(exercise, printed);
+    if (replay.position() % stride == 0)
+      for (size_t k = 0; k < limitProbes.size(); ++k)
+        if (limitProbes[k]) page.samples[k].emplace_back(t, limitProbes[k]());
   }
   printExerciseSummary(exercise);
+  if (!htmlPath.empty()) {
+    std::ofstream out(htmlPath);
+    out << exerciseReportHtml(exercise, page);
+    if (!out) throw BadInput("cannot write '" + htmlPath + "'");
+    std::printf("report: %s\n", htmlPath.c_str());
+  }
   return 0;
 }
 
@@ -429,7 +457,8 @@ int main(int argc, char** argv) {
     if (args.size() >= 2 && args[0] == "run") return run(args[1], {args.begin() + 2, args.end()});
     if (args.size() >= 2 && args[0] == "replay")
       return replay(args[1], {args.begin() + 2, args.end()});
-    if (args.size() == 2 && args[0] == "report") return report(args[1]);
+    if (args.size() >= 2 && args[0] == "report")
+      return report(args[1], {args.begin() + 2, args.end()});
     if (args.size() >= 2 && args[0] == "bench")
       return bench(args[1], {args.begin() + 2, args.end()});
     usage();
