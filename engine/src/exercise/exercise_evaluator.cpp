@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 namespace impetus {
@@ -12,21 +13,10 @@ bool ExerciseRegion::contains(const Vec3& p) const {
 }
 
 const char* toString(ExerciseEvent::Kind kind) {
-  switch (kind) {
-    case ExerciseEvent::Kind::ObjectiveDone:
-      return "objective done";
-    case ExerciseEvent::Kind::Warning:
-      return "warning";
-    case ExerciseEvent::Kind::Violation:
-      return "limit broken";
-    case ExerciseEvent::Kind::Failed:
-      return "failed";
-    case ExerciseEvent::Kind::Completed:
-      return "completed";
-    case ExerciseEvent::Kind::Hint:
-      return "hint";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"objective done", "warning",   "limit broken",
+                                           "failed",         "completed", "hint"};
+  static_assert(std::size(kNames) == size_t(ExerciseEvent::Kind::Hint) + 1);
+  return kNames[size_t(kind)];
 }
 
 namespace {
