@@ -99,6 +99,31 @@ TEST(KinematicTree, TopologyHelpersOfSeed004) {
   EXPECT_THROW(t.addLink(bad), std::invalid_argument);
 }
 
+TEST(TreeKinematics, ASubtreeUpdateEqualsTheFullOne) {
+  // A random tree (parents up to three links back: several subtrees interleave in the
+  // numbering); moving the coordinates of one subtree only, the subtree update must pose every
+  // link exactly as a full update does (a descendant it missed would keep its old pose).
+  std::mt19937 rng(7);
+  const KinematicTree t = randomTree(rng, 24);
+  TreeKinematics full(t), partial(t);
+  VectorX q = randomVector(rng, t.size(), 1.0);
+  partial.updatePositions(q);
+  for (int root : {0, 3, 9, 17, 23}) {
+    VectorX moved = q;
+    for (int i = root; i < t.size(); ++i)
+      if (t.reachable(i, root)) moved[i] += 0.3 + 0.01 * i;
+    partial.updateSubtreePositions(moved, root);
+    full.updatePositions(moved);
+    for (int i = 0; i < t.size(); ++i) {
+      EXPECT_EQ(partial.link(i).origin, full.link(i).origin) << "root " << root << " link " << i;
+      EXPECT_EQ(partial.link(i).rotation, full.link(i).rotation) << "root " << root;
+      EXPECT_EQ(partial.link(i).centreOfMass, full.link(i).centreOfMass) << "root " << root;
+    }
+    q = moved;
+  }
+  EXPECT_THROW(partial.updateSubtreePositions(q, t.size()), std::invalid_argument);
+}
+
 TEST(TreeDynamics, InverseDynamicsEqualsInertiaMatrixTimesAccelerationPlusBias) {
   std::mt19937 rng(4);
   for (int trial = 0; trial < 20; ++trial) {

@@ -91,6 +91,8 @@ int bench(const std::string& path, const std::vector<std::string>& args) {
     exercise.emplace(*sim.scene().exercise, sim.world(),
                      sim.scene().scheme ? &*sim.scene().scheme : nullptr);
   double physicsSeconds = 0.0, worstGap = 0.0, exerciseSeconds = 0.0;
+  // Where the physics' time goes, by stage of World::step.
+  StepStatistics stages;
   long iterations = 0;
   int iterationsMax = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -107,7 +109,14 @@ int bench(const std::string& path, const std::vector<std::string>& args) {
       exerciseSeconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
     }
-    physicsSeconds += world.statistics().totalSeconds;
+    const StepStatistics& stat = world.statistics();
+    physicsSeconds += stat.totalSeconds;
+    stages.integrateVelocitySeconds += stat.integrateVelocitySeconds;
+    stages.collideSeconds += stat.collideSeconds;
+    stages.prepareSeconds += stat.prepareSeconds;
+    stages.solveVelocitySeconds += stat.solveVelocitySeconds;
+    stages.integratePositionSeconds += stat.integratePositionSeconds;
+    stages.solvePositionSeconds += stat.solvePositionSeconds;
     iterations += world.statistics().velocityIterations;
     iterationsMax = std::max(iterationsMax, world.statistics().velocityIterations);
     worstGap = std::max(worstGap, world.largestAnchorSeparation());
@@ -121,6 +130,13 @@ int bench(const std::string& path, const std::vector<std::string>& args) {
       sim.scene().name.c_str(), steps, steps / wall, 1000.0 * wall / steps,
       1000.0 * physicsSeconds / steps, double(iterations) / steps, iterationsMax, worstGap,
       world.time());
+  const auto msPerStep = [&](double seconds) { return 1000.0 * seconds / double(steps); };
+  std::printf(
+      "physics_stages_ms_per_step: forces %.4f, collide %.4f, prepare %.4f, velocities %.4f, "
+      "integrate %.4f, positions %.4f\n",
+      msPerStep(stages.integrateVelocitySeconds), msPerStep(stages.collideSeconds),
+      msPerStep(stages.prepareSeconds), msPerStep(stages.solveVelocitySeconds),
+      msPerStep(stages.integratePositionSeconds), msPerStep(stages.solvePositionSeconds));
   if (exercise) std::printf("exercise_ms_per_step: %.5f\n", 1000.0 * exerciseSeconds / steps);
   return 0;
 }

@@ -18,9 +18,10 @@ constexpr int kPositionSweeps = 8;
 /// Largest position error the rows of a position pass ask to remove (unit: m or rad): equality
 /// rows both ways, one-sided rows (limits, p >= 0) only when violated. Rows hold it as their
 /// target pseudo-velocity -error / dt (capped, which only understates an error already large).
-double largestPositionError(const RowBuffer& rows, double dt) {
+double largestPositionError(const RowBuffer& rows, double dt, size_t firstBlock = 0) {
   double largest = 0.0;
-  for (const RowBlock& block : rows.blocks()) {
+  for (size_t b = firstBlock; b < rows.blocks().size(); ++b) {
+    const RowBlock& block = rows.blocks()[b];
     const bool equality = block.kind == BlockKind::Equality;
     for (int i = block.first; i < block.first + block.count; ++i) {
       const ConstraintRow& r = rows.rows()[static_cast<size_t>(i)];
@@ -168,11 +169,17 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   const SolverSettings& solver = settings_.solver;
   // Most steps the joints already hold: measuring that is a fraction of building the rows.
   const double measured = measuredJointError(ctx);
-  if (measured >= 0.0 && measured <= jointTolerance()) return JointProjection::Converged;
+  if (measured >= 0.0 && measured <= 1.0) return JointProjection::Converged;
   jointPositionRows_.clear();
   jointPositionRows_.setDirectEqualities(true);
-  for (auto& j : joints_)
-    if (!jointIdle(*j)) j->buildPositionRows(ctx, jointPositionRows_);
+  double loopError = 0.0;  // of the joints the pre-projection leaves (jointBesideTree_)
+  for (size_t j = 0; j < joints_.size(); ++j) {
+    if (jointIdle(*joints_[j])) continue;
+    const size_t first = jointPositionRows_.blocks().size();
+    joints_[j]->buildPositionRows(ctx, jointPositionRows_);
+    if (jointBesideTree_[j])
+      loopError = std::max(loopError, largestPositionError(jointPositionRows_, dt, first));
+  }
   // Equality rows and limits (a violated stop joins its joint's tree node, the others are swept
   // so that the step does not push a joint through its stop); anything else is swept joint by
   // joint.
@@ -180,7 +187,8 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
     if (b.kind != BlockKind::Equality && b.treeRole != TreeRole::JointLimit)
       return JointProjection::Sweep;
   const double error = largestPositionError(jointPositionRows_, dt);
-  if (error <= jointTolerance()) return JointProjection::Converged;
+  if (error <= jointTolerance() && loopError <= solver.positionTolerance)
+    return JointProjection::Converged;
   // Far from the solution the linearisation may not hold: when the last step did not shrink the
   // error enough (errorBound), joint-by-joint projection finishes.
   // On a forest, a step that did not contract in the bodies' own metric is tried with dearer
@@ -236,12 +244,12 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
 }
 
 double World::measuredJointError(const JointBuildContext& ctx) const {
-  double largest = 0.0;
-  for (const auto& j : joints_) {
-    if (jointIdle(*j)) continue;
-    const double error = j->positionError(ctx);
+  double largest = 0.0;  // in units of the joints' own tolerances
+  for (size_t j = 0; j < joints_.size(); ++j) {
+    if (jointIdle(*joints_[j])) continue;
+    const double error = joints_[j]->positionError(ctx);
     if (error < 0.0) return error;
-    largest = std::max(largest, error);
+    largest = std::max(largest, error / jointTolerance(j));
   }
   return largest;
 }
@@ -278,14 +286,33 @@ double World::jointTolerance() const {
                              : solver.positionTolerance;
 }
 
+double World::jointTolerance(size_t joint) const {
+  return jointBesideTree_[joint] ? settings_.solver.positionTolerance : jointTolerance();
+}
+
+void World::markJointsBesideTree() {
+  // Blocks and joints both run in row order: one merge.
+  const std::span<const RowBlock> blocks = rows_.blocks();
+  size_t b = 0;
+  for (size_t j = 0; j < joints_.size(); ++j) {
+    const Joint& joint = *joints_[j];
+    if (jointIdle(joint)) continue;
+    const int first = joint.firstVelocityRow(), end = first + joint.velocityRowCount();
+    while (b < blocks.size() && blocks[b].first + blocks[b].count <= first) ++b;
+    for (size_t k = b; k < blocks.size() && blocks[k].first < end; ++k)
+      if (blocks[k].kind == BlockKind::Equality && !blocks[k].direct) jointBesideTree_[j] = 1;
+  }
+}
+
 void World::preProjectJoints(double dt) {
   // The joint errors the last step's position pass left (below jointTolerance()), or that an
   // edit introduced, are removed here with the tree the velocity solve factorised anyway: at
   // these errors the Newton step is exact to ~(error / arm)^2, and the stale rows it leaves for
   // the velocity solve are off by the same tiny turn.
   EqualityTree* tree = rows_.equalityTree();
-  jointsPreProjected_ =
-      tree != nullptr && rows_.treeHoldsEqualities() && settings_.solver.positionIterations > 0;
+  jointsPreProjected_ = tree != nullptr && settings_.solver.positionIterations > 0;
+  jointBesideTree_.assign(joints_.size(), 0);
+  if (jointsPreProjected_ && !rows_.treeHoldsEqualities()) markJointsBesideTree();
   if (!jointsPreProjected_) return;
   double largest = 0.0;
   for (const ConstraintRow& r : rows_.rows()) largest = std::max(largest, std::abs(r.correction));

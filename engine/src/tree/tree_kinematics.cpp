@@ -1,6 +1,7 @@
 #include "impetus/tree/tree_kinematics.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace impetus::tree {
 
@@ -8,7 +9,8 @@ TreeKinematics::TreeKinematics(const KinematicTree& tree)
     : tree_(&tree),
       links_(static_cast<size_t>(tree.size())),
       q_(VectorX::Zero(tree.size())),
-      qd_(VectorX::Zero(tree.size())) {}
+      qd_(VectorX::Zero(tree.size())),
+      inSubtree_(static_cast<size_t>(tree.size()), 0) {}
 
 void TreeKinematics::update(const VectorX& q, const VectorX& qd) {
   if (q.size() != tree_->size() || qd.size() != tree_->size())
@@ -26,35 +28,66 @@ void TreeKinematics::updatePositions(const VectorX& q) {
   forward(false);
 }
 
+void TreeKinematics::updateSubtreePositions(const VectorX& q, int root) {
+  if (q.size() != tree_->size())
+    throw std::invalid_argument("TreeKinematics: q must have one entry per link");
+  if (root < 0 || root >= tree_->size())
+    throw std::invalid_argument("TreeKinematics: no link " + std::to_string(root));
+  // Links are numbered parents first, so a subtree's links all follow its root.
+  inSubtree_.assign(inSubtree_.size(), 0);
+  inSubtree_[static_cast<size_t>(root)] = 1;
+  for (int i = root; i < tree_->size(); ++i) {
+    const int parent = tree_->parent(i);
+    if (i != root && (parent < root || !inSubtree_[static_cast<size_t>(parent)])) continue;
+    inSubtree_[static_cast<size_t>(i)] = 1;
+    q_[i] = q[i];
+    qd_[i] = 0.0;
+    pose(i);
+    links_[static_cast<size_t>(i)].angularVelocity.setZero();
+    links_[static_cast<size_t>(i)].originVelocity.setZero();
+  }
+}
+
+void TreeKinematics::pose(int i) {
+  const TreeLink& l = tree_->link(i);
+  LinkState& s = links_[static_cast<size_t>(i)];
+  Mat3 parentRotation = Mat3::Identity();
+  Vec3 parentOrigin = Vec3::Zero();
+  if (l.parent >= 0) {
+    const LinkState& p = links_[static_cast<size_t>(l.parent)];
+    parentRotation = p.rotation;
+    parentOrigin = p.origin;
+  }
+  const double qi = q_[i];
+  const Mat3 placement = parentRotation * l.placementRotation;
+  s.axis = placement * l.axis;
+  s.origin = parentOrigin + parentRotation * l.placementOffset;
+  if (l.joint == TreeJointType::Revolute) {
+    s.rotation = placement * Eigen::AngleAxisd(qi, l.axis).toRotationMatrix();
+  } else {
+    s.rotation = placement;
+    s.origin += s.axis * qi;
+  }
+  s.centreOfMass = s.origin + s.rotation * l.centreOfMass;
+  s.inertia = s.rotation * l.inertia * s.rotation.transpose();
+}
+
 void TreeKinematics::forward(bool withVelocities) {
   for (int i = 0; i < tree_->size(); ++i) {
+    pose(i);
     const TreeLink& l = tree_->link(i);
     LinkState& s = links_[static_cast<size_t>(i)];
-    Mat3 parentRotation = Mat3::Identity();
-    Vec3 parentOrigin = Vec3::Zero(), parentW = Vec3::Zero(), parentV = Vec3::Zero();
-    if (l.parent >= 0) {
-      const LinkState& p = links_[static_cast<size_t>(l.parent)];
-      parentRotation = p.rotation;
-      parentOrigin = p.origin;
-      parentW = p.angularVelocity;
-      parentV = p.originVelocity;
-    }
-    const double qi = q_[i];
-    const Mat3 placement = parentRotation * l.placementRotation;
-    s.axis = placement * l.axis;
-    s.origin = parentOrigin + parentRotation * l.placementOffset;
-    if (l.joint == TreeJointType::Revolute) {
-      s.rotation = placement * Eigen::AngleAxisd(qi, l.axis).toRotationMatrix();
-    } else {
-      s.rotation = placement;
-      s.origin += s.axis * qi;
-    }
-    s.centreOfMass = s.origin + s.rotation * l.centreOfMass;
-    s.inertia = s.rotation * l.inertia * s.rotation.transpose();
     if (!withVelocities) {
       s.angularVelocity.setZero();
       s.originVelocity.setZero();
       continue;
+    }
+    Vec3 parentOrigin = Vec3::Zero(), parentW = Vec3::Zero(), parentV = Vec3::Zero();
+    if (l.parent >= 0) {
+      const LinkState& p = links_[static_cast<size_t>(l.parent)];
+      parentOrigin = p.origin;
+      parentW = p.angularVelocity;
+      parentV = p.originVelocity;
     }
     // Seed 004's forward recursion: w_i = w_f(i) + k_i q'_i (revolute), v_i = v_f(i) + w x r
     // (+ k_i q'_i, prismatic).

@@ -250,6 +250,11 @@ class World {
   /// Before the velocity solve: one Newton step on the joint errors at the start-of-step poses,
   /// solved with the velocity rows' own tree factorisation (their ConstraintRow::correction).
   void preProjectJoints(double dt);
+  /// Fills jointBesideTree_ from the velocity rows' blocks.
+  void markJointsBesideTree();
+  /// The joint's own tolerance for the position pass (m or rad): jointTolerance(), or
+  /// positionTolerance for a joint whose rows the pre-projection leaves.
+  double jointTolerance(size_t joint) const;
   JointBuildContext buildContext(double dt, bool positionPhase) const;
   void integratePositions(double dt, std::span<const SolverVelocity> velocities);
   void solvePositions(double dt);
@@ -395,6 +400,10 @@ class World {
   std::vector<SolverBodyMass> masses_;
   std::vector<SolverBodyMass> newtonMasses_;  ///< the metric of the joint projection's Newton step
   std::vector<char> touching_;                ///< by body: a contact touches it this step
+  /// By joint: some of its velocity rows are swept beside the tree (they close a loop, e.g. a
+  /// repeater's gear to a rotor its primary joint already turns); their errors are not
+  /// pre-projected, so the position pass holds them to positionTolerance.
+  std::vector<char> jointBesideTree_;
   std::vector<SolverVelocity> velocities_;
   std::vector<SolverVelocity> pseudoVelocities_;
   /// The pre-projection's pseudo-velocities, applied by integratePositions times

@@ -160,6 +160,10 @@ class Joint {
   /// Inertia (kg m^2) or mass (kg) that the joint's DOF moves when only this joint's bodies count.
   double loadInertia(std::span<const RigidBody> bodies) const;
 
+  /// Where buildVelocityRows put this joint's rows in its buffer: [first, first + count).
+  int firstVelocityRow() const { return firstRow_; }
+  int velocityRowCount() const { return rowCount_; }
+
   /// Anchor separation (m) at the current poses: the joint error benchmarks report.
   double anchorSeparation(std::span<const RigidBody> bodies) const;
   /// Angle between the two frames' joint axes (rad), for joints that align them.

@@ -35,6 +35,10 @@ class TreeKinematics {
   void update(const VectorX& q, const VectorX& qd);
   /// Poses only, velocities zero.
   void updatePositions(const VectorX& q);
+  /// Poses only, of the subtree rooted at link `root` (its velocities zero): for a q that
+  /// differs from the last update's only there, e.g. one leg's joints in an inverse-kinematics
+  /// iteration. Links outside the subtree keep their state.
+  void updateSubtreePositions(const VectorX& q, int root);
 
   const KinematicTree& tree() const { return *tree_; }
   const LinkState& link(int i) const { return links_[static_cast<size_t>(i)]; }
@@ -56,9 +60,11 @@ class TreeKinematics {
 
  private:
   void forward(bool withVelocities);
+  void pose(int i);  ///< link i's pose from its parent's and q_[i]
   const KinematicTree* tree_;
   std::vector<LinkState> links_;
   VectorX q_, qd_;
+  std::vector<char> inSubtree_;  ///< scratch of updateSubtreePositions
 };
 
 }  // namespace impetus::tree

@@ -37,6 +37,8 @@ WholeBodyModel::WholeBodyModel(const World& world, const LeggedRobotNames& names
       const int link = tree_.linkOfJoint(index);
       if (link < 0 || !tree_.tree.reachable(link, base_ + 5))
         fail("leg joint '" + name + "' is not below the pelvis");
+      if (k > 0 && !tree_.tree.reachable(link, legLinks_[size_t(6 * s + k - 1)]))
+        fail("leg joint '" + name + "' is not below the one listed before it (hip to ankle)");
       legJoints_[size_t(6 * s + k)] = index;
       legLinks_[size_t(6 * s + k)] = link;
     }
@@ -107,8 +109,9 @@ Mat3 WholeBodyModel::footRotation(Side side) const {
 bool WholeBodyModel::solveLeg(Side side, const Vec3& position, const Mat3& targetRotation) {
   Eigen::Matrix<double, 6, 6> jacobian;
   Eigen::Matrix<double, 6, 1> error;
+  const int hip = legLinks_[size_t(6 * side)];  // the leg's subtree: only it moves here
   for (int iteration = 0; iteration < 6; ++iteration) {
-    kinematics_.updatePositions(q_);
+    kinematics_.updateSubtreePositions(q_, hip);
     const Vec3 p = footPoint(side);
     error.head<3>() = rotationError(targetRotation, footRotation(side));
     error.tail<3>() = position - p;
@@ -128,7 +131,7 @@ bool WholeBodyModel::solveLeg(Side side, const Vec3& position, const Mat3& targe
       q_[link] = std::clamp(q_[link] + std::clamp(step[k], -0.3, 0.3), l.lower, l.upper);
     }
   }
-  kinematics_.updatePositions(q_);
+  kinematics_.updateSubtreePositions(q_, hip);
   return (position - footPoint(side)).norm() < 1e-3;
 }
 
