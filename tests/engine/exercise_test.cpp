@@ -286,6 +286,32 @@ TEST(Exercise, TheContainerGoesInTheBinByItsScriptAndIsDroppedByTheOther) {
   }
 }
 
+TEST(Exercise, TheGatesCourseIsDrivenByItsScriptAndFailedByDrivingStraightOn) {
+  {
+    // Full speed, steering 0.6 right, left, right: the four gates in order, 12.4 s.
+    const auto e = runScript("mf4-gates.xml", "mf4-gates.csv", 14.0);
+    EXPECT_TRUE(e->passed());
+    EXPECT_EQ(e->score(), 400.0);
+    for (int g = 1; g < 4; ++g) EXPECT_LT(e->doneAt(g - 1), e->doneAt(g)) << "gate " << g;
+    EXPECT_NEAR(e->doneAt(3), 12.4, 0.3);
+    EXPECT_EQ(e->violations(0), 0);  // no post touched
+  }
+  {
+    // Straight on: through the first gate, into the second's post (the arm reaches it first),
+    // and the time runs out. How often it touches after that depends on the build's rounding.
+    const auto e = runScript("mf4-gates.xml", "mf4-gates-straight.csv", 21.0);
+    EXPECT_FALSE(e->passed());
+    EXPECT_GE(e->doneAt(0), 0.0);
+    for (int g = 1; g < 4; ++g) EXPECT_LT(e->doneAt(g), 0.0) << "gate " << g;
+    EXPECT_GE(e->violations(0), 1);
+    EXPECT_TRUE(e->hintShown(0));  // 6 s without the second gate
+    ASSERT_FALSE(e->events().empty());
+    EXPECT_EQ(e->events().back().kind, ExerciseEvent::Kind::Failed);
+    EXPECT_EQ(e->events().back().name, "time");
+    EXPECT_NEAR(e->events().back().time, 20.0, 1e-9);
+  }
+}
+
 struct BadExercise {
   const char* what;
   std::string exercise;
