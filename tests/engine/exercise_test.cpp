@@ -312,6 +312,34 @@ TEST(Exercise, TheGatesCourseIsDrivenByItsScriptAndFailedByDrivingStraightOn) {
   }
 }
 
+TEST(Exercise, TheHumanoidWalksItsGatesCourseByItsScriptAndTooSlowlyByTheOther) {
+  {
+    // Full stick, turning left from 6 s to 9 s, stopping at 14 s: both gates, then at rest in
+    // the finish square.
+    const auto e = runScript("humanoid-gates.xml", "humanoid-gates.csv", 26.0);
+    EXPECT_TRUE(e->passed());
+    EXPECT_EQ(e->score(), 300.0);
+    EXPECT_LT(e->doneAt(0), e->doneAt(1));
+    EXPECT_LT(e->doneAt(1), e->doneAt(2));
+    EXPECT_LT(e->doneAt(2), 20.0);
+    EXPECT_EQ(e->violations(0), 0);  // no post touched
+    EXPECT_EQ(e->violations(1), 0);  // never fell
+  }
+  {
+    // The same line at 0.4 stick: still walking, short of the square, when the time is up.
+    const auto e = runScript("humanoid-gates.xml", "humanoid-gates-slow.csv", 26.0);
+    EXPECT_FALSE(e->passed());
+    EXPECT_GE(e->doneAt(0), 0.0);
+    EXPECT_LT(e->doneAt(2), 0.0);
+    EXPECT_EQ(e->violations(0), 0);
+    EXPECT_EQ(e->violations(1), 0);
+    ASSERT_FALSE(e->events().empty());
+    EXPECT_EQ(e->events().back().kind, ExerciseEvent::Kind::Failed);
+    EXPECT_EQ(e->events().back().name, "time");
+    EXPECT_NEAR(e->events().back().time, 25.0, 1e-9);
+  }
+}
+
 struct BadExercise {
   const char* what;
   std::string exercise;
