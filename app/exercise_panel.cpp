@@ -18,6 +18,35 @@ void setRowCount(QListWidget* list, int count) {
 }
 }  // namespace
 
+ExerciseStatus recordedStatus(const ExerciseDesc& exercise, const SessionExercise& outcome) {
+  ExerciseStatus status;
+  status.present = true;
+  status.title = exercise.title;
+  status.timeLimit = exercise.timeLimit;
+  status.passMark = exercise.passMark;
+  double points = 0.0;
+  for (const ExerciseObjective& o : exercise.objectives) {
+    ExerciseStatus::Objective& shown = status.objectives.emplace_back();
+    shown.text = o.text;
+    shown.weight = o.weight;
+    for (const ExerciseEvent& e : outcome.events)
+      if (e.kind == ExerciseEvent::Kind::ObjectiveDone && e.name == o.name) shown.doneAt = e.time;
+    if (shown.doneAt >= 0.0) points += o.weight;
+  }
+  for (const ExerciseLimit& l : exercise.limits) {
+    ExerciseStatus::Limit& shown = status.limits.emplace_back();
+    shown.text = l.text;
+    for (const ExerciseEvent& e : outcome.events)
+      if (e.kind == ExerciseEvent::Kind::Violation && e.name == l.name) ++shown.violations;
+  }
+  status.score = outcome.score;
+  status.penalties = points - outcome.score;
+  status.finished = outcome.finished;
+  status.passed = outcome.passed;
+  status.events = outcome.events;
+  return status;
+}
+
 ExercisePanel::ExercisePanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   title_ = new QLabel;
@@ -34,6 +63,9 @@ ExercisePanel::ExercisePanel(QWidget* parent) : QWidget(parent) {
   events_ = new QListWidget;
   events_->setObjectName("exerciseEvents");
   for (QListWidget* list : {objectives_, limits_, events_}) list->setWordWrap(true);
+  events_->setToolTip("Click an event to replay from there");
+  connect(events_, &QListWidget::itemClicked, this,
+          [this](QListWidgetItem* item) { emit eventChosen(item->data(Qt::UserRole).toDouble()); });
   setMinimumWidth(320);
   layout->addWidget(title_);
   layout->addWidget(clock_);
@@ -79,6 +111,7 @@ void ExercisePanel::showStatus(const ExerciseStatus& status, double time) {
   for (size_t i = 0; i < status.events.size(); ++i) {
     const ExerciseEvent& e = status.events[i];
     QListWidgetItem* item = events_->item(int(i));
+    item->setData(Qt::UserRole, e.time);
     item->setText(
         QString("%1  %2  %3")
             .arg(seconds(e.time), QString(toString(e.kind)), QString::fromStdString(e.text)));

@@ -5,12 +5,17 @@
 
 #include <QWidget>
 
+#include "impetus/session/session_file.h"
 #include "sim_snapshot.h"
 
 class QLabel;
 class QListWidget;
 
 namespace impetus::app {
+
+/// The debrief of a recorded session: `exercise` (the scene's) with the outcome the session
+/// stored - objectives done and limits broken as its events say.
+ExerciseStatus recordedStatus(const ExerciseDesc& exercise, const SessionExercise& outcome);
 
 class ExercisePanel : public QWidget {
   Q_OBJECT
@@ -23,6 +28,10 @@ class ExercisePanel : public QWidget {
   QListWidget* limits() const { return limits_; }
   QListWidget* events() const { return events_; }
   QLabel* verdict() const { return verdict_; }
+
+ signals:
+  /// The trainee or instructor clicked an event (its time, s): a replay seeks there.
+  void eventChosen(double time);
 
  private:
   QLabel* title_;

@@ -13,8 +13,10 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <algorithm>
+#include <cmath>
 
 #include "console_panel.h"
+#include "exercise_panel.h"
 #include "main_window.h"
 #include "replay_session.h"
 #include "replay_timeline.h"
@@ -63,6 +65,11 @@ void MainWindow::buildSessionUi() {
   });
   connect(timeline_, &ReplayTimeline::takeControlRequested, this, [this] { takeControl(); });
   connect(timeline_, &ReplayTimeline::closeRequested, this, [this] { closeReplay(); });
+  connect(exercise_, &ExercisePanel::eventChosen, this, [this](double time) {
+    if (!replay_) return;
+    replay_->setPlaying(false);
+    replay_->seek(std::llround(time / replay_->info().step));
+  });
 }
 
 QString MainWindow::sessionsDirectory() {
@@ -176,6 +183,12 @@ bool MainWindow::openReplay(const QString& path) {
                           QString("%1 — %2").arg(QString::fromStdString(info.sceneName),
                                                  QString::fromStdString(info.operatorName)));
   findChild<QDockWidget*>("replayDock")->show();
+  // A session with an exercise opens on its debrief; its events seek the replay.
+  if (info.exercise && replay_->scene().exercise) {
+    const double end = double(replay_->endStep()) * info.step;
+    exercise_->showStatus(recordedStatus(*replay_->scene().exercise, *info.exercise), end);
+    findChild<QDockWidget*>("exerciseDock")->show();
+  }
   setWindowTitle(QString("Impetus - replay of %1").arg(QFileInfo(path).fileName()));
   onReplayFrame();
   return true;

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSlider>
@@ -23,6 +24,7 @@
 #include <cmath>
 
 #include "console_panel.h"
+#include "exercise_panel.h"
 #include "gui_test_support.h"
 #include "impetus/exercise/exercise_evaluator.h"
 #include "impetus/scene/input_script.h"
@@ -325,6 +327,65 @@ class SessionGuiTest : public QObject {
     browser.show();
     QVERIFY(QTest::qWaitForWindowExposed(&browser));
     QVERIFY(browser.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/session_history.png"));
+  }
+
+  void aReplayedExerciseOpensOnItsDebriefAndItsEventsSeek() {
+    // The gates course driven straight on, recorded headless: through the first gate, into the
+    // second's post, the time up at 20 s.
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    const QString scenes = QFileInfo(MainWindow::defaultScenePath()).dir().path();
+    const QString path = folder.filePath("gates.session");
+    {
+      impetus::Simulation sim(impetus::loadScene((scenes + "/mf4-gates.xml").toStdString()));
+      impetus::SessionRecorder recorder(path.toStdString(), sim, {.operatorName = "trainee"});
+      impetus::ExerciseEvaluator exercise(*sim.scene().exercise, sim.world(), &*sim.scene().scheme);
+      impetus::InputScript input = impetus::InputScript::read(
+          (scenes + "/mf4-gates-straight.csv").toStdString(), sim.scene().console.channels());
+      while (sim.world().time() < 21.0 - 1e-9) {
+        input.apply(sim.world().time(), sim.channels());
+        QVERIFY(sim.step().ok);
+        recorder.afterStep(sim);
+        exercise.afterStep(sim.world().time());
+      }
+      recorder.setExercise(impetus::outcomeOf(exercise));
+      recorder.finish(sim);
+    }
+    const impetus::SessionReader reader(path.toStdString());
+    QVERIFY(reader.info().exercise.has_value());
+    const std::vector<impetus::ExerciseEvent>& stored = reader.info().exercise->events;
+
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openReplay(path));
+    // The debrief: the verdict and why, the checklist as it ended, every event.
+    impetus::app::ExercisePanel* panel = window.exercisePanel();
+    QVERIFY(panel->isVisible());
+    QVERIFY2(panel->verdict()->text().contains("FAILED") &&
+                 panel->verdict()->text().contains("the time is up"),
+             qPrintable(panel->verdict()->text()));
+    QCOMPARE(panel->objectives()->count(), 4);
+    QCOMPARE(panel->objectives()->item(0)->checkState(), Qt::Checked);  // the first gate
+    QCOMPARE(panel->objectives()->item(1)->checkState(), Qt::Unchecked);
+    QVERIFY(panel->limits()->item(0)->text().contains("broken"));  // the posts
+    QCOMPARE(panel->events()->count(), int(stored.size()));
+    // Clicking the first post touch seeks the replay to that step, paused.
+    int touch = -1;
+    for (size_t i = 0; i < stored.size() && touch < 0; ++i)
+      if (stored[i].kind == impetus::ExerciseEvent::Kind::Violation) touch = int(i);
+    QVERIFY(touch >= 0);
+    QListWidgetItem* item = panel->events()->item(touch);
+    panel->events()->scrollToItem(item);
+    QTest::mouseClick(panel->events()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                      panel->events()->visualItemRect(item).center());
+    impetus::app::ReplaySession* replay = window.replay();
+    QCOMPARE(replay->position(), std::llround(stored[size_t(touch)].time / reader.info().step));
+    QVERIFY(!replay->playing());
+    renderNow(window);
+    QVERIFY(window.timeline()->slider()->value() > 0);
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/exercise_debrief.png"));
   }
 
   void damagedFilesAreListedAndRefusedWithTheirError() {
