@@ -2,6 +2,7 @@
 
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace impetus::app {
@@ -76,6 +77,12 @@ ExercisePanel::ExercisePanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(verdict_);
   layout->addWidget(new QLabel("Events"));
   layout->addWidget(events_, 2);
+  export_ = new QPushButton("Export debrief…");
+  export_->setObjectName("exportDebrief");
+  export_->setToolTip("The debrief as one HTML page, with the limited quantities plotted");
+  export_->hide();
+  connect(export_, &QPushButton::clicked, this, &ExercisePanel::exportRequested);
+  layout->addWidget(export_);
 }
 
 void ExercisePanel::showStatus(const ExerciseStatus& status, double time) {

@@ -10,6 +10,7 @@
 
 class QLabel;
 class QListWidget;
+class QPushButton;
 
 namespace impetus::app {
 
@@ -28,10 +29,13 @@ class ExercisePanel : public QWidget {
   QListWidget* limits() const { return limits_; }
   QListWidget* events() const { return events_; }
   QLabel* verdict() const { return verdict_; }
+  /// "Export debrief…": shown for a recorded session's debrief.
+  QPushButton* exportButton() const { return export_; }
 
  signals:
   /// The trainee or instructor clicked an event (its time, s): a replay seeks there.
   void eventChosen(double time);
+  void exportRequested();
 
  private:
   QLabel* title_;
@@ -40,6 +44,7 @@ class ExercisePanel : public QWidget {
   QListWidget* limits_;
   QLabel* verdict_;
   QListWidget* events_;
+  QPushButton* export_;
 };
 
 }  // namespace impetus::app

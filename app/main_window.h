@@ -93,6 +93,9 @@ class MainWindow : public QMainWindow {
   bool openReplay(const QString& path);
   /// Back to the live scene (`reopen`: the scene open before the replay).
   void closeReplay(bool reopen = true);
+  /// Writes the replayed session's exercise debrief to `file` as HTML (the Exercise panel's
+  /// "Export debrief…"); on error shows it and returns false.
+  bool exportDebrief(const QString& file);
   /// Turns the replay into a live session from its current moment.
   bool takeControl();
   ReplaySession* replay() const { return replay_.get(); }

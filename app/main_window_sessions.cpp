@@ -1,13 +1,16 @@
 // The main window's session features (issue #9): the record button with its elapsed time, the
 // session browser, the replay timeline with kinematic playback, and "take control here".
+#include <QApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
@@ -17,6 +20,7 @@
 
 #include "console_panel.h"
 #include "exercise_panel.h"
+#include "impetus/session/session_debrief.h"
 #include "main_window.h"
 #include "replay_session.h"
 #include "replay_timeline.h"
@@ -65,6 +69,18 @@ void MainWindow::buildSessionUi() {
   });
   connect(timeline_, &ReplayTimeline::takeControlRequested, this, [this] { takeControl(); });
   connect(timeline_, &ReplayTimeline::closeRequested, this, [this] { closeReplay(); });
+  connect(exercise_, &ExercisePanel::exportRequested, this, [this] {
+    if (!replay_) return;
+    auto* dialog = new QFileDialog(this, "Export debrief", QDir::homePath(), "HTML (*.html)");
+    dialog->setObjectName("exportDebriefDialog");
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix("html");
+    dialog->setOption(QFileDialog::DontUseNativeDialog);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this](const QString& file) { exportDebrief(file); });
+    dialog->open();
+  });
   connect(exercise_, &ExercisePanel::eventChosen, this, [this](double time) {
     if (!replay_) return;
     replay_->setPlaying(false);
@@ -187,6 +203,7 @@ bool MainWindow::openReplay(const QString& path) {
   if (info.exercise && replay_->scene().exercise) {
     const double end = double(replay_->endStep()) * info.step;
     exercise_->showStatus(recordedStatus(*replay_->scene().exercise, *info.exercise), end);
+    exercise_->exportButton()->show();
     findChild<QDockWidget*>("exerciseDock")->show();
   }
   setWindowTitle(QString("Impetus - replay of %1").arg(QFileInfo(path).fileName()));
@@ -206,8 +223,34 @@ void MainWindow::onReplayFrame() {
   followCameras();
 }
 
+bool MainWindow::exportDebrief(const QString& file) {
+  if (!replay_) return false;
+  QApplication::setOverrideCursor(Qt::WaitCursor);  // the session is re-simulated: a second or so
+  std::string page;
+  QString error;
+  try {
+    page = replayExerciseDebrief(replay_->path());
+  } catch (const std::exception& e) {
+    error = QString::fromStdString(e.what());
+  }
+  QApplication::restoreOverrideCursor();
+  if (error.isEmpty()) {
+    QFile out(file);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        out.write(page.data(), qint64(page.size())) != qint64(page.size()))
+      error = QString("cannot write %1").arg(file);
+  }
+  if (!error.isEmpty()) {
+    showErrorDialog(this, "exportError", "Cannot export the debrief", error);
+    return false;
+  }
+  statusBar()->showMessage(QString("Debrief written to %1").arg(file), 5000);
+  return true;
+}
+
 void MainWindow::closeReplay(bool reopen) {
   if (!replay_) return;
+  exercise_->exportButton()->hide();
   replay_.reset();
   findChild<QDockWidget*>("replayDock")->hide();
   console_->setInteractive(true);

@@ -8,7 +8,7 @@
 namespace impetus::app {
 
 ReplaySession::ReplaySession(const std::string& path)
-    : reader_(path), scene_(reader_.loadEmbeddedScene()) {
+    : path_(path), reader_(path), scene_(reader_.loadEmbeddedScene()) {
   stepsPerFrame_ = std::max(1, int(std::lround(info().frame / info().step)));
   seek(firstStep());
 }

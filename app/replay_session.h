@@ -24,6 +24,7 @@ class ReplaySession {
   explicit ReplaySession(const std::string& path);
 
   const SessionInfo& info() const { return reader_.info(); }
+  const std::string& path() const { return path_; }  ///< the session file
   /// The embedded scene as recorded (its world is at the recording's start: geoms, console).
   const LoadedScene& scene() const { return scene_; }
   std::int64_t firstStep() const { return info().firstStep; }
@@ -57,6 +58,7 @@ class ReplaySession {
 
  private:
   void loadPoses();
+  std::string path_;
   SessionReader reader_;
   LoadedScene scene_;
   std::int64_t position_ = 0;

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
@@ -212,7 +213,7 @@ class SessionGuiTest : public QObject {
       if (!dialog) return;
       dialog->findChild<QComboBox*>()->setCurrentText("pelvis");
       dialog->findChild<QDoubleSpinBox*>("pushImpulse0")->setValue(200.0);
-      dialog->accept();
+      static_cast<QDialog*>(dialog)->accept();  // as the Save button does
       filled = true;
     });
     push->trigger();  // the modal dialog, filled and accepted above
@@ -386,6 +387,25 @@ class SessionGuiTest : public QObject {
     renderNow(window);
     QVERIFY(window.timeline()->slider()->value() > 0);
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/exercise_debrief.png"));
+
+    // Export debrief…: a save dialog, then the page with the same verdict and the plots.
+    QPushButton* exportButton = panel->exportButton();
+    QVERIFY(exportButton->isVisible());
+    QTest::mouseClick(exportButton, Qt::LeftButton);
+    auto* dialog = window.findChild<QFileDialog*>("exportDebriefDialog");
+    QVERIFY(dialog && dialog->isVisible());
+    const QString page = folder.filePath("debrief.html");
+    dialog->selectFile(page);
+    static_cast<QDialog*>(dialog)->accept();  // as the Save button does
+    QFile file(page);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(file.readAll());
+    QVERIFY(html.startsWith("<!DOCTYPE html>"));
+    QVERIFY(html.contains("Drive through the four gates"));
+    QVERIFY(html.contains("the time is up"));
+    QVERIFY(html.contains("<svg"));  // the rollover limit's roll, plotted
+    window.closeReplay();
+    QVERIFY(!exportButton->isVisible());
   }
 
   void damagedFilesAreListedAndRefusedWithTheirError() {

@@ -93,7 +93,8 @@ class Body:
             out.append(f'{pad}  <geom type="{kind}" {sz} pos="{v(sub(at, self.com))}"{extra} material="{mat}"/>')
         if self.joint:
             name, kind, at, axis, rng = self.joint
-            r = f' range="{rng[0]:.4g} deg {rng[1]:.4g} deg"' if kind == "revolute" else f' range="{rng[0]:g} {rng[1]:g}"'
+            r = ("" if rng is None else f' range="{rng[0]:.4g} deg {rng[1]:.4g} deg"' if kind == "revolute"
+                 else f' range="{rng[0]:g} {rng[1]:g}"')
             out.append(f'{pad}  <joint name="{name}" type="{kind}" pos="{v(sub(at, self.com))}" axis="{v(axis)}"{r}/>')
         for c in self.children:
             out.extend(c.xml(self.com, indent + 2))
@@ -174,11 +175,14 @@ def arm(torso, side):
                          [box((0.05, 0.09, 0.06), palm, q_fore)],
                          (f"wrist_roll_{side}", "revolute", wrist, scale(fd, -1), (-120, 120))))
     tip = add(wrist, scale(fd, 0.08 + HAND / 2))
+    # Both jaws slide along -y: jaw a (at +y) closes as its coordinate grows, jaw b (at -y) as
+    # its coordinate falls, which the repeater's k = -1 makes it do (as the MF-4's jaws). The
+    # stops are jaw a's, the screw's travel; a second pair on jaw b would only repeat them.
     for jaw, sy in (("a", 1), ("b", -1)):
         at = add(tip, (0, sy * 0.04, 0))
         hand.child(Body(f"jaw_{jaw}_{side}", at, M["jaw"],
                         [box((0.015, 0.015, HAND), at, q_fore, mat="hum_sole")],
-                        (f"jaw_{jaw}_{side}", "prismatic", at, (0, -sy, 0), (0, 0.03) if sy > 0 else (-0.03, 0))))
+                        (f"jaw_{jaw}_{side}", "prismatic", at, (0, -1, 0), (0, 0.03) if sy > 0 else None)))
     return [f"shoulder_pitch_{side}", f"shoulder_roll_{side}", f"shoulder_yaw_{side}",
             f"elbow_{side}", f"wrist_yaw_{side}", f"wrist_pitch_{side}", f"wrist_roll_{side}"]
 
@@ -274,6 +278,13 @@ def main():
         src = f"gait.{j}" if j in legs and not HOLD else ("look" if j == "neck_pitch" and not HOLD else "zero")
         en = "" if HOLD else " enable=gait.drives"
         w(f'    <block type="servo" name="{j}_servo" motor="{j}_motor" kp="{kp:g}" kd="{kd:g}" inputs="position={src}{en}"/>')
+    if not HOLD:
+        w("    <!-- The grippers held 5 mm inside their open stop: left free, walking shook the jaws onto the")
+        w("         stop, where the repeater's loop and the stop trade impulses every step. -->")
+        for sd in ("l", "r"):
+            w(f'    <block type="servo" name="grip_{sd}_servo" motor="grip_{sd}_motor" kp="200" kd="2" '
+              'inputs="position=grip_open enable=gait.drives"/>')
+        w('    <block type="constant" name="grip_open" value="0.005"/>')
     w('    <block type="constant" name="zero" value="0"/>')
     if not HOLD:
         # The head camera tilts with the turn stick's y: up looks up (0.5 rad at full stick).

@@ -24,11 +24,11 @@
 #include <vector>
 
 #include "impetus/exercise/exercise_evaluator.h"
-#include "impetus/exercise/exercise_report.h"
 #include "impetus/probes/probe.h"
 #include "impetus/scene/input_script.h"
 #include "impetus/scene/scene_loader.h"
 #include "impetus/session/push.h"
+#include "impetus/session/session_debrief.h"
 #include "impetus/session/session_reader.h"
 #include "impetus/session/session_recorder.h"
 #include "impetus/session/session_replay.h"
@@ -373,35 +373,22 @@ int report(const std::string& path, const std::vector<std::string>& args) {
     else
       throw BadInput("unknown option '" + args[i] + "'");
   }
-  SessionReader reader(path);
-  const SessionInfo& info = reader.info();
-  printSessionHeader(path, info);
-  SessionReplay replay(reader);
-  Simulation& sim = replay.simulation();
-  if (!sim.scene().exercise) throw BadInput(path + ": the session's scene sets no exercise");
-  const Scheme* scheme = sim.scene().scheme ? &*sim.scene().scheme : nullptr;
-  ExerciseEvaluator exercise(*sim.scene().exercise, sim.world(), scheme);
-  // The probe limits' quantities, about 2,000 samples over the session.
-  ExerciseReport page{info.sceneName, info.operatorName, info.created, info.duration(), {}};
-  std::vector<Probe> limitProbes;
-  for (const ExerciseLimit& l : sim.scene().exercise->limits) {
-    limitProbes.push_back(l.probe.empty() ? Probe{} : resolveProbe(sim.world(), scheme, l.probe));
-    page.samples.emplace_back();
-  }
-  const std::int64_t stride = std::max<std::int64_t>(1, info.steps / 2000);
+  printSessionHeader(path, SessionReader(path).info());
   size_t printed = 0;
-  while (replay.advance()) {
-    const double t = sim.world().time();
-    exercise.afterStep(t);
-    printed = printExerciseEvents(exercise, printed);
-    if (replay.position() % stride == 0)
-      for (size_t k = 0; k < limitProbes.size(); ++k)
-        if (limitProbes[k]) page.samples[k].emplace_back(t, limitProbes[k]());
+  std::string page;
+  try {
+    page = replayExerciseDebrief(
+        path,
+        [&](const ExerciseEvaluator& exercise) {
+          printed = printExerciseEvents(exercise, printed);
+        },
+        [](const ExerciseEvaluator& exercise) { printExerciseSummary(exercise); });
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(e.what());
   }
-  printExerciseSummary(exercise);
   if (!htmlPath.empty()) {
     std::ofstream out(htmlPath);
-    out << exerciseReportHtml(exercise, page);
+    out << page;
     if (!out) throw BadInput("cannot write '" + htmlPath + "'");
     std::printf("report: %s\n", htmlPath.c_str());
   }
