@@ -205,6 +205,19 @@ bool MainWindow::openReplay(const QString& path) {
     exercise_->showStatus(recordedStatus(*replay_->scene().exercise, *info.exercise), end);
     exercise_->exportButton()->show();
     findChild<QDockWidget*>("exerciseDock")->show();
+    std::vector<EventStrip::Mark> marks;
+    for (const ExerciseEvent& e : info.exercise->events) {
+      using K = ExerciseEvent::Kind;
+      const QColor colour = e.kind == K::ObjectiveDone || e.kind == K::Completed
+                                ? QColor(40, 160, 40)
+                            : e.kind == K::Warning ? QColor(230, 160, 0)
+                            : e.kind == K::Hint    ? QColor(40, 90, 220)
+                                                   : QColor(220, 30, 30);
+      marks.push_back(
+          {std::llround(e.time / info.step), colour,
+           QString("%1 s  %2").arg(e.time, 0, 'f', 2).arg(QString::fromStdString(e.text))});
+    }
+    timeline_->setEventMarks(std::move(marks));
   }
   setWindowTitle(QString("Impetus - replay of %1").arg(QFileInfo(path).fileName()));
   onReplayFrame();

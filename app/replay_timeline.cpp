@@ -8,6 +8,7 @@
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 #include "ui_text.h"
 
@@ -43,7 +44,14 @@ ReplayTimeline::ReplayTimeline(QWidget* parent) : QWidget(parent) {
   close_ = new QPushButton("Close replay");
   for (QWidget* w : std::initializer_list<QWidget*>{caption_, back_, play_, forward_})
     layout->addWidget(w);
-  layout->addWidget(slider_, 1);
+  events_ = new EventStrip;
+  events_->setObjectName("replayEvents");
+  events_->hide();
+  auto* track = new QVBoxLayout;
+  track->setSpacing(0);
+  track->addWidget(slider_);
+  track->addWidget(events_);
+  layout->addLayout(track, 1);
   for (QWidget* w : std::initializer_list<QWidget*>{time_, speed_, takeControl_, close_})
     layout->addWidget(w);
 
@@ -52,6 +60,7 @@ ReplayTimeline::ReplayTimeline(QWidget* parent) : QWidget(parent) {
   connect(forward_, &QToolButton::clicked, this, [this] { emit frameStepRequested(1); });
   connect(slider_, &QSlider::valueChanged, this,
           [this](int v) { emit seekRequested(first_ + std::int64_t(v)); });
+  connect(events_, &EventStrip::markClicked, this, &ReplayTimeline::seekRequested);
   connect(speed_, &QComboBox::currentIndexChanged, this,
           [this](int i) { emit speedChanged(speed_->itemData(i).toDouble()); });
   connect(takeControl_, &QPushButton::clicked, this, &ReplayTimeline::takeControlRequested);
@@ -68,7 +77,15 @@ void ReplayTimeline::setRecording(std::int64_t first, std::int64_t end, double s
   slider_->setRange(0, int(end - first));
   slider_->setSingleStep(4);
   slider_->setPageStep(int(1.0 / step));  // a second
+  setEventMarks({});
   showPosition(first, false);
+}
+
+void ReplayTimeline::setEventMarks(std::vector<EventStrip::Mark> marks) {
+  // The groove runs between half a handle's length from either end of the slider.
+  events_->setRange(first_, end_, style()->pixelMetric(QStyle::PM_SliderLength) / 2);
+  events_->setVisible(!marks.empty());
+  events_->setMarks(std::move(marks));
 }
 
 void ReplayTimeline::showPosition(std::int64_t step, bool playing) {

@@ -1,9 +1,13 @@
 #pragma once
 // The replay's timeline bar: play/pause, frame step back and forward, a seek slider over the
-// recording, the time, playback speed x0.25 to x8, "take control here" and "close replay".
+// recording with the exercise's events marked under it, the time, playback speed x0.25 to x8,
+// "take control here" and "close replay".
 
 #include <QWidget>
 #include <cstdint>
+#include <vector>
+
+#include "event_strip.h"
 
 class QComboBox;
 class QLabel;
@@ -25,6 +29,9 @@ class ReplayTimeline : public QWidget {
 
   QToolButton* playButton() const { return play_; }
   QSlider* slider() const { return slider_; }
+  /// The exercise's events under the slider (none: empty); clicking one seeks there.
+  EventStrip* eventStrip() const { return events_; }
+  void setEventMarks(std::vector<EventStrip::Mark> marks);
   QComboBox* speedBox() const { return speed_; }
   QPushButton* takeControlButton() const { return takeControl_; }
 
@@ -42,6 +49,7 @@ class ReplayTimeline : public QWidget {
   QToolButton* back_ = nullptr;
   QToolButton* forward_ = nullptr;
   QSlider* slider_ = nullptr;
+  EventStrip* events_ = nullptr;
   QLabel* time_ = nullptr;
   QComboBox* speed_ = nullptr;
   QPushButton* takeControl_ = nullptr;

@@ -25,6 +25,7 @@
 #include <cmath>
 
 #include "console_panel.h"
+#include "event_strip.h"
 #include "exercise_panel.h"
 #include "gui_test_support.h"
 #include "impetus/exercise/exercise_evaluator.h"
@@ -387,6 +388,16 @@ class SessionGuiTest : public QObject {
     renderNow(window);
     QVERIFY(window.timeline()->slider()->value() > 0);
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/exercise_debrief.png"));
+
+    // The same events ticked under the seek slider: clicking the last (the time up) seeks there.
+    impetus::app::EventStrip* strip = window.timeline()->eventStrip();
+    QVERIFY(strip->isVisible());
+    QCOMPARE(strip->marks().size(), stored.size());
+    const std::int64_t timeUp = std::llround(stored.back().time / reader.info().step);
+    QCOMPARE(strip->marks().back().step, timeUp);
+    QTest::mouseClick(strip, Qt::LeftButton, Qt::NoModifier,
+                      QPoint(strip->xOf(timeUp), strip->height() / 2));
+    QCOMPARE(replay->position(), timeUp);
 
     // Export debrief…: a save dialog, then the page with the same verdict and the plots.
     QPushButton* exportButton = panel->exportButton();
