@@ -1,5 +1,6 @@
 #include "exercise_panel.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -80,9 +81,21 @@ ExercisePanel::ExercisePanel(QWidget* parent) : QWidget(parent) {
   export_ = new QPushButton("Export debrief…");
   export_->setObjectName("exportDebrief");
   export_->setToolTip("The debrief as one HTML page, with the limited quantities plotted");
-  export_->hide();
   connect(export_, &QPushButton::clicked, this, &ExercisePanel::exportRequested);
-  layout->addWidget(export_);
+  plot_ = new QPushButton("Plot the limits…");
+  plot_->setObjectName("plotLimits");
+  plot_->setToolTip("Each probe limit's quantity over the session against its bounds");
+  connect(plot_, &QPushButton::clicked, this, &ExercisePanel::plotRequested);
+  auto* actions = new QHBoxLayout;
+  actions->addWidget(plot_);
+  actions->addWidget(export_);
+  layout->addLayout(actions);
+  showDebriefActions(false);
+}
+
+void ExercisePanel::showDebriefActions(bool on) {
+  export_->setVisible(on);
+  plot_->setVisible(on);
 }
 
 void ExercisePanel::showStatus(const ExerciseStatus& status, double time) {

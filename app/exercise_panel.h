@@ -29,13 +29,16 @@ class ExercisePanel : public QWidget {
   QListWidget* limits() const { return limits_; }
   QListWidget* events() const { return events_; }
   QLabel* verdict() const { return verdict_; }
-  /// "Export debrief…": shown for a recorded session's debrief.
+  /// "Export debrief…" and "Plot the limits": shown for a recorded session's debrief.
   QPushButton* exportButton() const { return export_; }
+  QPushButton* plotButton() const { return plot_; }
+  void showDebriefActions(bool on);
 
  signals:
   /// The trainee or instructor clicked an event (its time, s): a replay seeks there.
   void eventChosen(double time);
   void exportRequested();
+  void plotRequested();
 
  private:
   QLabel* title_;
@@ -45,6 +48,7 @@ class ExercisePanel : public QWidget {
   QLabel* verdict_;
   QListWidget* events_;
   QPushButton* export_;
+  QPushButton* plot_;
 };
 
 }  // namespace impetus::app

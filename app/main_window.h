@@ -14,6 +14,7 @@
 #include "impetus/render/debug_overlay.h"
 #include "impetus/render/scene_presenter.h"
 #include "impetus/scene/scene_loader.h"
+#include "impetus/session/session_debrief.h"
 #include "simulation_thread.h"
 
 class QActionGroup;
@@ -26,6 +27,7 @@ namespace impetus::app {
 class ConsolePanel;
 class PlotPanel;
 class ExercisePanel;
+class LimitPlots;
 class ReplaySession;
 class ReplayTimeline;
 class SessionBrowser;
@@ -96,6 +98,9 @@ class MainWindow : public QMainWindow {
   /// Writes the replayed session's exercise debrief to `file` as HTML (the Exercise panel's
   /// "Export debrief…"); on error shows it and returns false.
   bool exportDebrief(const QString& file);
+  /// The replayed session's probe limits plotted over it in a window of their own (the Exercise
+  /// panel's "Plot the limits…"); null on error (shown).
+  LimitPlots* plotDebrief();
   /// Turns the replay into a live session from its current moment.
   bool takeControl();
   ReplaySession* replay() const { return replay_.get(); }
@@ -122,6 +127,9 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  /// The replayed session re-simulated with its exercise (a wait cursor meanwhile); on error
+  /// shows it and returns nothing.
+  std::optional<ExerciseDebrief> replayedDebrief();
   void buildMenus();
   void buildDocks();
   QDockWidget* addDock(const QString& title, const QString& name, QWidget* panel,

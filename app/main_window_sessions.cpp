@@ -21,6 +21,7 @@
 #include "console_panel.h"
 #include "exercise_panel.h"
 #include "impetus/session/session_debrief.h"
+#include "limit_plots.h"
 #include "main_window.h"
 #include "replay_session.h"
 #include "replay_timeline.h"
@@ -81,6 +82,7 @@ void MainWindow::buildSessionUi() {
             [this](const QString& file) { exportDebrief(file); });
     dialog->open();
   });
+  connect(exercise_, &ExercisePanel::plotRequested, this, [this] { plotDebrief(); });
   connect(exercise_, &ExercisePanel::eventChosen, this, [this](double time) {
     if (!replay_) return;
     replay_->setPlaying(false);
@@ -203,7 +205,7 @@ bool MainWindow::openReplay(const QString& path) {
   if (info.exercise && replay_->scene().exercise) {
     const double end = double(replay_->endStep()) * info.step;
     exercise_->showStatus(recordedStatus(*replay_->scene().exercise, *info.exercise), end);
-    exercise_->exportButton()->show();
+    exercise_->showDebriefActions(true);
     findChild<QDockWidget*>("exerciseDock")->show();
     std::vector<EventStrip::Mark> marks;
     for (const ExerciseEvent& e : info.exercise->events) {
@@ -236,17 +238,37 @@ void MainWindow::onReplayFrame() {
   followCameras();
 }
 
-bool MainWindow::exportDebrief(const QString& file) {
-  if (!replay_) return false;
-  QApplication::setOverrideCursor(Qt::WaitCursor);  // the session is re-simulated: a second or so
-  std::string page;
-  QString error;
+std::optional<ExerciseDebrief> MainWindow::replayedDebrief() {
+  if (!replay_) return std::nullopt;
+  // The session is re-simulated: about a second for a minute of walking.
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  std::optional<ExerciseDebrief> debrief;
   try {
-    page = replayExerciseDebrief(replay_->path());
+    debrief = replayExerciseDebrief(replay_->path());
   } catch (const std::exception& e) {
-    error = QString::fromStdString(e.what());
+    QApplication::restoreOverrideCursor();
+    showErrorDialog(this, "debriefError", "Cannot re-simulate the session",
+                    QString::fromStdString(e.what()));
+    return std::nullopt;
   }
   QApplication::restoreOverrideCursor();
+  return debrief;
+}
+
+LimitPlots* MainWindow::plotDebrief() {
+  const std::optional<ExerciseDebrief> debrief = replayedDebrief();
+  if (!debrief || !replay_->scene().exercise) return nullptr;
+  auto* plots = new LimitPlots(*replay_->scene().exercise, debrief->report, this);
+  plots->setAttribute(Qt::WA_DeleteOnClose);
+  plots->show();
+  return plots;
+}
+
+bool MainWindow::exportDebrief(const QString& file) {
+  const std::optional<ExerciseDebrief> debrief = replayedDebrief();
+  if (!debrief) return false;
+  const std::string& page = debrief->html;
+  QString error;
   if (error.isEmpty()) {
     QFile out(file);
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
@@ -263,7 +285,7 @@ bool MainWindow::exportDebrief(const QString& file) {
 
 void MainWindow::closeReplay(bool reopen) {
   if (!replay_) return;
-  exercise_->exportButton()->hide();
+  exercise_->showDebriefActions(false);
   replay_.reset();
   findChild<QDockWidget*>("replayDock")->hide();
   console_->setInteractive(true);

@@ -4,6 +4,8 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QChart>
+#include <QLineSeries>
 #include <QComboBox>
 #include <QDialog>
 #include <QDir>
@@ -26,6 +28,7 @@
 
 #include "console_panel.h"
 #include "event_strip.h"
+#include "limit_plots.h"
 #include "exercise_panel.h"
 #include "gui_test_support.h"
 #include "impetus/exercise/exercise_evaluator.h"
@@ -398,6 +401,21 @@ class SessionGuiTest : public QObject {
     QTest::mouseClick(strip, Qt::LeftButton, Qt::NoModifier,
                       QPoint(strip->xOf(timeUp), strip->height() / 2));
     QCOMPARE(replay->position(), timeUp);
+
+    // Plot the limits…: the session re-simulated, the rollover limit's roll over its 21 s
+    // against its bounds (+-30 degrees), in a window of its own.
+    QTest::mouseClick(panel->plotButton(), Qt::LeftButton);
+    auto* plots = window.findChild<impetus::app::LimitPlots*>("limitPlots");
+    QVERIFY(plots && plots->isVisible());
+    QCOMPARE(plots->charts().size(), size_t(1));  // the posts are a contact limit: no curve
+    QChart* chart = plots->charts()[0];
+    QCOMPARE(chart->series().size(), 3);  // the roll, the two bounds
+    auto* roll = static_cast<QLineSeries*>(chart->series()[0]);
+    QVERIFY2(roll->count() > 1000, qPrintable(QString::number(roll->count())));
+    QVERIFY(std::abs(roll->points().back().x() - 21.0) < 0.05);
+    QCOMPARE(static_cast<QLineSeries*>(chart->series()[2])->points()[0].y(), 30.0 * M_PI / 180.0);
+    QVERIFY(plots->grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/debrief_plots.png"));
+    plots->close();
 
     // Export debrief…: a save dialog, then the page with the same verdict and the plots.
     QPushButton* exportButton = panel->exportButton();

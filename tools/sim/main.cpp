@@ -382,7 +382,7 @@ int report(const std::string& path, const std::vector<std::string>& args) {
         [&](const ExerciseEvaluator& exercise) {
           printed = printExerciseEvents(exercise, printed);
         },
-        [](const ExerciseEvaluator& exercise) { printExerciseSummary(exercise); });
+        [](const ExerciseEvaluator& exercise) { printExerciseSummary(exercise); }).html;
   } catch (const std::invalid_argument& e) {
     throw BadInput(e.what());
   }

@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "impetus/exercise/exercise_report.h"
 #include "impetus/probes/probe.h"
 #include "impetus/session/session_reader.h"
 #include "impetus/session/session_replay.h"
 
 namespace impetus {
 
-std::string replayExerciseDebrief(const std::string& path,
+ExerciseDebrief replayExerciseDebrief(const std::string& path,
                                   const std::function<void(const ExerciseEvaluator&)>& afterStep,
                                   const std::function<void(const ExerciseEvaluator&)>& atEnd) {
   SessionReader reader(path);
@@ -38,7 +37,8 @@ std::string replayExerciseDebrief(const std::string& path,
         if (limitProbes[k]) page.samples[k].emplace_back(t, limitProbes[k]());
   }
   if (atEnd) atEnd(exercise);
-  return exerciseReportHtml(exercise, page);
+  std::string html = exerciseReportHtml(exercise, page);
+  return {std::move(html), std::move(page)};
 }
 
 }  // namespace impetus

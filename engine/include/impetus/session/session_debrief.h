@@ -8,14 +8,19 @@
 #include <string>
 
 #include "impetus/exercise/exercise_evaluator.h"
+#include "impetus/exercise/exercise_report.h"
 
 namespace impetus {
 
+struct ExerciseDebrief {
+  std::string html;       ///< the page (exerciseReportHtml)
+  ExerciseReport report;  ///< the session's facts and the probe limits' samples
+};
+
 /// Replays the session at `path` (throws SessionError when it cannot be read, and
 /// std::invalid_argument when its scene sets no exercise); `afterStep` (optional) sees the
-/// evaluator after every step. Returns the debrief page (exerciseReportHtml); `atEnd` (optional)
-/// sees the evaluator as the session ended.
-std::string replayExerciseDebrief(
+/// evaluator after every step, `atEnd` (optional) as the session ended.
+ExerciseDebrief replayExerciseDebrief(
     const std::string& path, const std::function<void(const ExerciseEvaluator&)>& afterStep = {},
     const std::function<void(const ExerciseEvaluator&)>& atEnd = {});
 
