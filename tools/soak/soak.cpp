@@ -1,0 +1,217 @@
+// impetus-soak: a training day on every scene - hours of simulated time under the input a tired
+// trainee gives (sticks slammed between stops, buttons mashed, long idle spells), checking every
+// step for what must never happen: non-finite numbers (the world's own check stops it), joints
+// pulled open, energy that grows with no input, and memory that grows with time.
+//
+//   impetus-soak [--minutes M] [--seed S] SCENE.xml...
+//
+// Prints one line per scene and exits 1 if any scene failed (the line says why). A failed scene's
+// input is written to SCENE.soak-input.csv in the working directory (the `--input` format of
+// impetus-sim run, which then replays the failure).
+#include <unistd.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "impetus/scene/scene_loader.h"
+#include "impetus/session/simulation.h"
+
+using namespace impetus;
+
+namespace {
+
+constexpr double kOpenJoint = 0.01;         // m: a joint's anchors this far apart are pulled open
+constexpr double kRunawaySpeed = 100.0;     // m/s: no body of these scenes moves this fast
+constexpr double kIdleEnergySlack = 1.0;    // J: what an idle spell may gain (a controller's sway)
+constexpr double kMemoryGrowthBytes = 2e6;  // after the warm-up
+
+/// Resident memory of this process (bytes), from /proc/self/statm.
+double residentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return double(resident) * double(sysconf(_SC_PAGESIZE));
+}
+
+double kineticEnergy(const World& world) {
+  double energy = 0.0;
+  for (BodyId b = 0; b < world.bodyCount(); ++b) {
+    const RigidBody& body = world.body(b);
+    if (!body.isDynamic()) continue;
+    energy += 0.5 * body.mass * body.linearVelocity.squaredNorm() +
+              0.5 * body.angularVelocity.dot(body.angularMomentum);
+  }
+  return energy;
+}
+
+/// A tired trainee: spells of slamming the sticks between their stops, of mashing the buttons,
+/// and of doing nothing at all, each of random length.
+class TiredTrainee {
+ public:
+  TiredTrainee(const ConsoleDesc& console, std::uint64_t seed) : rng_(seed) {
+    for (const ControlDesc& c : console.controls)
+      for (size_t k = 0; k < c.channels.size(); ++k)
+        channels_.push_back({c.kind, c.minimum, c.maximum});
+  }
+  bool idle() const { return spell_ == Spell::Idle; }
+  /// The input at time t (s), written into `out` (console channel order).
+  void apply(double t, std::span<double> out) {
+    if (t >= spellEnd_) startSpell(t);
+    if (t >= nextMove_) {
+      for (size_t i = 0; i < channels_.size() && i < out.size(); ++i) out[i] = pick(channels_[i]);
+      nextMove_ = t + (spell_ == Spell::Mash ? uniform(0.05, 0.5) : uniform(0.3, 3.0));
+      log_.push_back({t, std::vector<double>(out.begin(), out.end())});
+    }
+  }
+  /// Every input given, as an --input script (header t,channel...).
+  void write(const std::string& path, const std::vector<std::string>& names) const {
+    std::ofstream out(path);
+    out << "t";
+    for (const std::string& n : names) out << ',' << n;
+    out << '\n';
+    out.precision(17);
+    for (const auto& [t, values] : log_) {
+      out << t;
+      for (const double v : values) out << ',' << v;
+      out << '\n';
+    }
+  }
+
+ private:
+  enum class Spell { Slam, Mash, Idle };
+  struct Channel {
+    ControlDesc::Kind kind;
+    double minimum, maximum;
+  };
+  double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng_); }
+  void startSpell(double t) {
+    const double r = uniform(0.0, 1.0);
+    spell_ = r < 0.5 ? Spell::Slam : r < 0.7 ? Spell::Mash : Spell::Idle;
+    spellEnd_ = t + (spell_ == Spell::Idle ? uniform(5.0, 60.0) : uniform(5.0, 120.0));
+    nextMove_ = t;
+  }
+  double pick(const Channel& c) {
+    if (spell_ == Spell::Idle) return 0.0;
+    switch (c.kind) {
+      case ControlDesc::Kind::Joystick: {
+        static constexpr double kStops[] = {-1.0, -0.5, 0.0, 0.5, 1.0};
+        return kStops[std::uniform_int_distribution<int>(0, 4)(rng_)];
+      }
+      case ControlDesc::Kind::Slider:
+        return uniform(c.minimum, c.maximum);
+      default:  // toggles and buttons, mashed
+        return std::uniform_int_distribution<int>(0, 1)(rng_);
+    }
+  }
+  std::mt19937_64 rng_;
+  std::vector<Channel> channels_;
+  std::vector<std::pair<double, std::vector<double>>> log_;
+  Spell spell_ = Spell::Slam;
+  double spellEnd_ = -1.0, nextMove_ = 0.0;
+};
+
+/// Runs one scene for `seconds` of simulated time; returns the failure, empty when none.
+std::string run(Simulation& sim, TiredTrainee& trainee, double seconds, double& worstGap,
+                double& memoryGrowth) {
+  const World& world = sim.world();
+  const double warmUp = std::min(60.0, 0.2 * seconds);  // s of simulated time before memory counts
+  double memoryAtWarmUp = -1.0, idleStartEnergy = -1.0, idleStart = 0.0;
+  worstGap = 0.0;
+  memoryGrowth = 0.0;
+  const auto when = [&] { return " at t = " + std::to_string(world.time()) + " s"; };
+  while (world.time() < seconds - 1e-9) {
+    trainee.apply(world.time(), sim.channels());
+    const StepStatus status = sim.step();
+    if (!status.ok) return status.message + when();
+    worstGap = std::max(worstGap, world.largestAnchorSeparation());
+    if (worstGap > kOpenJoint) {
+      int widest = 0;
+      for (int j = 1; j < world.jointCount(); ++j)
+        if (world.joint(j).anchorSeparation(world.bodies()) >
+            world.joint(widest).anchorSeparation(world.bodies()))
+          widest = j;
+      return "joint '" + world.joint(widest).name() + "' pulled " + std::to_string(1e3 * worstGap) +
+             " mm open" + when();
+    }
+    for (BodyId b = 0; b < world.bodyCount(); ++b)
+      if (!(world.body(b).linearVelocity.norm() < kRunawaySpeed))
+        return "body '" + world.body(b).name + "' runs away" + when();
+    // With no input the world can only lose energy, after the last command's motion has settled
+    // (the first 5 s of a spell); a balancing controller's sway is the slack.
+    if (trainee.idle()) {
+      if (idleStartEnergy < 0.0 && world.time() - idleStart >= 5.0)
+        idleStartEnergy = kineticEnergy(world);
+      if (idleStartEnergy >= 0.0 && kineticEnergy(world) > idleStartEnergy + kIdleEnergySlack)
+        return "energy grew by " + std::to_string(kineticEnergy(world) - idleStartEnergy) +
+               " J with no input" + when();
+    } else {
+      idleStart = world.time();
+      idleStartEnergy = -1.0;
+    }
+    if (memoryAtWarmUp < 0.0 && world.time() >= warmUp) memoryAtWarmUp = residentBytes();
+  }
+  memoryGrowth = memoryAtWarmUp < 0.0 ? 0.0 : residentBytes() - memoryAtWarmUp;
+  if (memoryGrowth > kMemoryGrowthBytes)
+    return "resident memory grew " + std::to_string(memoryGrowth / 1e6) + " MB";
+  return {};
+}
+
+std::string soak(const std::string& path, double seconds, std::uint64_t seed, double& worstGap,
+                 double& memoryGrowth) {
+  Simulation sim(loadScene(path));
+  TiredTrainee trainee(sim.scene().console, seed);
+  std::string failure = run(sim, trainee, seconds, worstGap, memoryGrowth);
+  if (!failure.empty()) {
+    std::string stem = path.substr(path.find_last_of('/') + 1);
+    stem = stem.substr(0, stem.rfind(".xml"));
+    const std::string input = stem + ".soak-input.csv";
+    trainee.write(input, sim.scene().console.channels());
+    failure += " (input: " + input + ")";
+  }
+  return failure;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double minutes = 480.0;  // a training day
+  std::uint64_t seed = 1;
+  std::vector<std::string> scenes;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--minutes" && i + 1 < argc)
+      minutes = std::atof(argv[++i]);
+    else if (a == "--seed" && i + 1 < argc)
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "usage: impetus-soak [--minutes M] [--seed S] SCENE.xml...\n");
+      return 1;
+    } else
+      scenes.push_back(a);
+  }
+  if (scenes.empty() || !(minutes > 0.0)) {
+    std::fprintf(stderr, "usage: impetus-soak [--minutes M] [--seed S] SCENE.xml...\n");
+    return 1;
+  }
+  int failed = 0;
+  for (const std::string& scene : scenes) {
+    double gap = 0.0, memory = 0.0;
+    std::string failure;
+    try {
+      failure = soak(scene, 60.0 * minutes, seed, gap, memory);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    std::printf("%s: %.1f simulated min, worst joint gap %.3f mm, memory %+.2f MB: %s\n",
+                scene.c_str(), minutes, 1e3 * gap, memory / 1e6,
+                failure.empty() ? "ok" : ("FAILED: " + failure).c_str());
+    std::fflush(stdout);
+    if (!failure.empty()) ++failed;
+  }
+  return failed == 0 ? 0 : 1;
+}
