@@ -90,7 +90,7 @@ int bench(const std::string& path, const std::vector<std::string>& args) {
   if (sim.scene().exercise)
     exercise.emplace(*sim.scene().exercise, sim.world(),
                      sim.scene().scheme ? &*sim.scene().scheme : nullptr);
-  double physicsSeconds = 0.0, worstGap = 0.0, exerciseSeconds = 0.0;
+  double worstGap = 0.0, exerciseSeconds = 0.0;
   // Where the physics' time goes, by stage of World::step.
   StepStatistics stages;
   long iterations = 0;
@@ -109,14 +109,7 @@ int bench(const std::string& path, const std::vector<std::string>& args) {
       exerciseSeconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
     }
-    const StepStatistics& stat = world.statistics();
-    physicsSeconds += stat.totalSeconds;
-    stages.integrateVelocitySeconds += stat.integrateVelocitySeconds;
-    stages.collideSeconds += stat.collideSeconds;
-    stages.prepareSeconds += stat.prepareSeconds;
-    stages.solveVelocitySeconds += stat.solveVelocitySeconds;
-    stages.integratePositionSeconds += stat.integratePositionSeconds;
-    stages.solvePositionSeconds += stat.solvePositionSeconds;
+    stages.addSeconds(world.statistics());
     iterations += world.statistics().velocityIterations;
     iterationsMax = std::max(iterationsMax, world.statistics().velocityIterations);
     worstGap = std::max(worstGap, world.largestAnchorSeparation());
@@ -128,7 +121,7 @@ int bench(const std::string& path, const std::vector<std::string>& args) {
       "physics_ms_per_step: %.4f\niterations_mean: %.2f\niterations_max: %d\n"
       "max_joint_error_m: %.6g\nsim_time_s: %.3f\n",
       sim.scene().name.c_str(), steps, steps / wall, 1000.0 * wall / steps,
-      1000.0 * physicsSeconds / steps, double(iterations) / steps, iterationsMax, worstGap,
+      1000.0 * stages.totalSeconds / steps, double(iterations) / steps, iterationsMax, worstGap,
       world.time());
   const auto msPerStep = [&](double seconds) { return 1000.0 * seconds / double(steps); };
   std::printf(
@@ -378,11 +371,12 @@ int report(const std::string& path, const std::vector<std::string>& args) {
   std::string page;
   try {
     page = replayExerciseDebrief(
-        path,
-        [&](const ExerciseEvaluator& exercise) {
-          printed = printExerciseEvents(exercise, printed);
-        },
-        [](const ExerciseEvaluator& exercise) { printExerciseSummary(exercise); }).html;
+               path,
+               [&](const ExerciseEvaluator& exercise) {
+                 printed = printExerciseEvents(exercise, printed);
+               },
+               [](const ExerciseEvaluator& exercise) { printExerciseSummary(exercise); })
+               .html;
   } catch (const std::invalid_argument& e) {
     throw BadInput(e.what());
   }

@@ -277,12 +277,7 @@ StepStatus World::stepDynamics(double dt) {
     total.converged = s.converged;
     total.outOfTime = total.outOfTime || s.outOfTime;
     total.stalled = total.stalled || s.stalled;
-    total.integrateVelocitySeconds += s.integrateVelocitySeconds;
-    total.prepareSeconds += s.prepareSeconds;
-    total.solveVelocitySeconds += s.solveVelocitySeconds;
-    total.integratePositionSeconds += s.integratePositionSeconds;
-    total.solvePositionSeconds += s.solvePositionSeconds;
-    total.totalSeconds += s.totalSeconds;
+    total.addSeconds(s);
   }
   time_ = start + dt;  // no rounding drift from the sub-steps
   statistics_ = total;

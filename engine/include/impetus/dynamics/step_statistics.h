@@ -25,6 +25,17 @@ struct StepStatistics {
   double integratePositionSeconds = 0.0;
   double solvePositionSeconds = 0.0;
   double totalSeconds = 0.0;
+
+  /// Adds `other`'s stage timings and total to these (sub-steps into a step, steps into a run).
+  void addSeconds(const StepStatistics& other) {
+    integrateVelocitySeconds += other.integrateVelocitySeconds;
+    collideSeconds += other.collideSeconds;
+    prepareSeconds += other.prepareSeconds;
+    solveVelocitySeconds += other.solveVelocitySeconds;
+    integratePositionSeconds += other.integratePositionSeconds;
+    solvePositionSeconds += other.solvePositionSeconds;
+    totalSeconds += other.totalSeconds;
+  }
 };
 
 }  // namespace impetus
