@@ -65,7 +65,6 @@ ExercisePanel::ExercisePanel(QWidget* parent) : QWidget(parent) {
   events_ = new QListWidget;
   events_->setObjectName("exerciseEvents");
   for (QListWidget* list : {objectives_, limits_, events_}) list->setWordWrap(true);
-  events_->setToolTip("Click an event to replay from there");
   connect(events_, &QListWidget::itemClicked, this,
           [this](QListWidgetItem* item) { emit eventChosen(item->data(Qt::UserRole).toDouble()); });
   setMinimumWidth(320);
@@ -94,6 +93,8 @@ ExercisePanel::ExercisePanel(QWidget* parent) : QWidget(parent) {
 }
 
 void ExercisePanel::showDebriefActions(bool on) {
+  // Events seek only in a replay.
+  events_->setToolTip(on ? "Click an event to replay from there" : QString());
   export_->setVisible(on);
   plot_->setVisible(on);
 }
