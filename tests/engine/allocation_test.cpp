@@ -191,6 +191,26 @@ TEST(Allocation, TheMf4DrivesTurnsItsArmAndGraspsWithoutAllocating) {
   EXPECT_EQ(allocationsWhile(1600, 400, run), 0);
 }
 
+TEST(Allocation, TheHumanoidWalkingOntoTheRampStepsWithoutAllocating) {
+  // The walking controller in the step (issue 45, must-show 8): standing, then walking at full
+  // stick onto the ramp - footsteps planned on the terrain by ray casts, landings, the ankle
+  // cells. The 9 s are run once uncounted, then again from the saved start (the same steps).
+  Simulation sim(loadScene(std::string(IMPETUS_SCENES_DIR) + "/humanoid-ramp.xml"));
+  const std::vector<std::string>& names = sim.scene().console.channels();
+  const size_t forward =
+      size_t(std::find(names.begin(), names.end(), "walk.forward") - names.begin());
+  ASSERT_LT(forward, names.size());
+  const std::vector<std::uint8_t> start = sim.saveState();
+  const auto walk = [&] {
+    sim.channels()[forward] = sim.world().time() > 1.0 ? 1.0 : 0.0;
+    ASSERT_TRUE(sim.step().ok);
+  };
+  for (int i = 0; i < 900; ++i) walk();
+  EXPECT_GT(sim.world().body(sim.world().findBody("pelvis")).position.z(), 1.0);  // on the ramp
+  sim.loadState(start);
+  EXPECT_EQ(allocationsWhile(0, 900, walk), 0);
+}
+
 TEST(Allocation, ARagdollFallingOnTheGroundStepsWithoutAllocating) {
   // Ball joints, limited hinges solved as one exact tree (EqualityTree), contacts coming and
   // going as the limbs land: the tree's buffers are reused once they have grown.

@@ -297,6 +297,51 @@ TEST(Humanoid, TheRampSceneIsTheIssues) {
   EXPECT_NEAR((crest - foot).norm(), 3.0, 1e-3);
   EXPECT_NEAR(top.position.z() + 0.25, crest.z(), 1e-3);  // the flat top continues the crest
   EXPECT_NEAR(top.position.x() - 2.0, crest.x(), 1e-3);
+
+  // The terrain the walking controller sees (World::castRay): the ground plane, the slope at
+  // tan(10 deg) with its normal, the top; the robot's own bodies are not terrain.
+  const auto heightAt = [&](double x) {
+    const auto hit = world.castRay(Vec3(x, 0.3, 2.0), Vec3(x, 0.3, -1.0));
+    return hit ? hit->point.z() : -99.0;
+  };
+  EXPECT_NEAR(heightAt(1.0), 0.0, 1e-9);
+  // (The scene's poses are written to 0.1 mm.)
+  EXPECT_NEAR(heightAt(2.5), std::tan(slope) * (2.5 - foot.x()), 1e-4);
+  EXPECT_NEAR(heightAt(6.0), crest.z(), 1e-4);
+  const auto onSlope = world.castRay(Vec3(3.0, 0.0, 2.0), Vec3(3.0, 0.0, 0.0));
+  ASSERT_TRUE(onSlope);
+  EXPECT_EQ(onSlope->body, world.findBody("ramp"));
+  EXPECT_NEAR(onSlope->normal.x(), -std::sin(slope), 1e-9);
+  EXPECT_NEAR(onSlope->normal.z(), std::cos(slope), 1e-9);
+  const auto underRobot = world.castRay(pelvis + Vec3(0, 0, 1), pelvis - Vec3(0, 0, 2));
+  ASSERT_TRUE(underRobot);
+  EXPECT_EQ(underRobot->body, world.findBody("ground"));
+  EXPECT_FALSE(world.castRay(Vec3(1.0, 0.0, 2.0), Vec3(1.0, 0.0, 0.5)));  // stops above ground
+}
+
+TEST(Humanoid, WalksUpTheRampOntoItsTopAtFullStick) {
+  // Must-show 5, up: walk.forward = 1 from standing onto the 10 degree ramp 1.5 m ahead and on to
+  // its flat top. The footsteps land at the height and tilt of the ground under them (the
+  // terrain query), clear of the ramp's foot and crest. Before, the swing toe hit the slope and
+  // the robot fell back on the first step; a stance foot across the crest was thrown 4 m by the
+  // two seam manifolds' nearly parallel rows in the exact tree.
+  Simulation sim(loadScene(kScenes + "/humanoid-ramp.xml"));
+  const World& world = sim.world();
+  const BodyId pelvis = world.findBody("pelvis");
+  const double standingHeight = world.body(pelvis).position.z();
+  double worstTilt = 0.0;
+  const double fell =
+      walkThrough(sim, {{1.0, Vec3(1, 0, 0)}, {16.0, Vec3::Zero()}}, 19.0, [&](double) {
+        const Mat3& r = world.body(pelvis).rotation;
+        worstTilt = std::max(worstTilt, std::acos(r(2, 2)));
+      });
+  ASSERT_LT(fell, 0.0) << "fell at " << fell << " s";
+  const Vec3 p = world.body(pelvis).position;
+  std::printf("up the ramp: pelvis at x %.2f m, %.3f m above its start, worst tilt %.3f rad\n",
+              p.x(), p.z() - standingHeight, worstTilt);
+  EXPECT_GT(p.x(), 4.454 + 0.3);                     // on the top, past the crest
+  EXPECT_NEAR(p.z() - standingHeight, 0.521, 0.02);  // standing on it as on the ground
+  EXPECT_LT(worstTilt, 0.1);
 }
 
 TEST(Humanoid, PushesAreParsedAndBadOnesNamed) {

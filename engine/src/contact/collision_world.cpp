@@ -161,6 +161,10 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   std::vector<WorldBox> primitiveBoxes;
   // Per-step scratch (no allocation once warm).
   std::vector<ContactPoint> fresh;
+  std::vector<BodyId>
+      firstGround;  ///< by body id: the first fixed body it touches (dropSeamPoints)
+  std::vector<BodyId> groundTouchers;  ///< bodies with a firstGround entry to reset
+  std::vector<char> seamBody;          ///< by body id: it touches two fixed bodies
   std::vector<ManifoldEntry> freshOrder, previousOrder;
   // What detect() is working on, for the near callback.
   std::span<const RigidBody> currentBodies;
@@ -259,6 +263,74 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
       if (!twice) freshOrder[kept++] = e;
     }
     freshOrder.resize(kept);
+  }
+
+  /// A moving body resting across the seam of two fixed bodies (abutting boxes: a ramp and the
+  /// floor at its crest, tiles, steps) gets the seam's points in both pairs' manifolds: two rows
+  /// for one point, nearly parallel, on two leaves of the exact joint tree, whose small
+  /// disagreement the tree resolves with opposite impulses of hundreds of N s (a humanoid's
+  /// stance foot at a ramp's crest was thrown 4 m). Drops from `out` each point of a later pair
+  /// that coincides on the moving body (within kSeamDistance) with one of an earlier pair of
+  /// that body's with a fixed body, their normals within 25 degrees; points at a floor and a
+  /// wall's corner (normals apart) both stay.
+  void dropSeamPoints(std::span<const RigidBody> bodies, std::vector<ContactPoint>& out) {
+    if (firstGround.size() < bodies.size()) {
+      firstGround.resize(bodies.size(), -1);
+      seamBody.resize(bodies.size(), 0);
+    }
+    const auto moving = [&](const ContactPoint& c, BodyId& body, BodyId& ground) {
+      const bool aFixed = !bodies[size_t(c.bodyA)].isDynamic();
+      const bool bFixed = !bodies[size_t(c.bodyB)].isDynamic();
+      if (aFixed == bFixed) return false;
+      body = aFixed ? c.bodyB : c.bodyA;
+      ground = aFixed ? c.bodyA : c.bodyB;
+      return true;
+    };
+    bool anySeam = false;
+    for (const ContactPoint& c : out) {
+      BodyId body, ground;
+      if (!moving(c, body, ground)) continue;
+      BodyId& first = firstGround[size_t(body)];
+      if (first < 0) {
+        first = ground;
+        groundTouchers.push_back(body);
+      } else if (first != ground) {
+        seamBody[size_t(body)] = 1;
+        anySeam = true;
+      }
+    }
+    if (anySeam) {
+      size_t kept = 0;
+      for (size_t i = 0; i < out.size(); ++i) {
+        const ContactPoint& c = out[i];
+        BodyId body, ground;
+        bool seam = false;
+        if (moving(c, body, ground) && seamBody[size_t(body)] &&
+            ground != firstGround[size_t(body)]) {
+          // Against the points kept so far of this body with another fixed body.
+          const bool onB = c.bodyB == body;
+          const Vec3 local = onB ? c.localB : c.localA;
+          const Vec3 normal = onB ? c.normal : Vec3(-c.normal);
+          for (size_t k = 0; k < kept && !seam; ++k) {
+            const ContactPoint& d = out[k];
+            BodyId otherBody, otherGround;
+            if (!moving(d, otherBody, otherGround) || otherBody != body || otherGround == ground)
+              continue;
+            const bool dOnB = d.bodyB == body;
+            seam = ((dOnB ? d.localB : d.localA) - local).squaredNorm() <
+                       kSeamDistance * kSeamDistance &&
+                   (dOnB ? d.normal : Vec3(-d.normal)).dot(normal) > kSeamNormalCosine;
+          }
+        }
+        if (!seam) out[kept++] = c;
+      }
+      out.resize(kept);
+    }
+    for (BodyId b : groundTouchers) {
+      firstGround[size_t(b)] = -1;
+      seamBody[size_t(b)] = 0;
+    }
+    groundTouchers.clear();
   }
 
   /// The primitive bodies' pairs whose boxes overlap (each grown by its share of the pair's
@@ -540,6 +612,8 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   /// Fresh points of one manifold this close on body A are one point (unit: m): a tenth of the
   /// smallest body the contacts are tested with (1 cm).
   static constexpr double kDuplicateDistance = 0.001;
+  static constexpr double kSeamDistance = 0.005;       ///< (m) dropSeamPoints
+  static constexpr double kSeamNormalCosine = 0.9063;  ///< cos 25 degrees
   /// Resting bodies' speculative distance (unit: m): room for gravity's pull within a step
   /// (2 g dt^2, 2 mm at 10 ms) and for a resting point to persist (Bullet's breaking threshold
   /// is 2 cm). A lying ragdoll at 5 cm had 44 points, 25 of them apart by more than the 2 mm its
@@ -801,6 +875,29 @@ double CollisionWorld::timeOfImpact(std::span<const RigidBody> bodies, BodyId id
   return first;
 }
 
+std::optional<RayHit> CollisionWorld::castRayStatic(const Vec3& from, const Vec3& to) const {
+  // (Bullet calls every collision object static until told otherwise: ask our bodies.)
+  struct StaticOnly final : btCollisionWorld::ClosestRayResultCallback {
+    StaticOnly(const Vec3& from, const Vec3& to, const Impl& w)
+        : ClosestRayResultCallback(bt(from), bt(to)), world(w) {}
+    bool needsCollision(btBroadphaseProxy* proxy) const override {
+      const auto* o = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+      return !world.byBody[static_cast<size_t>(o->getUserIndex())]->dynamic &&
+             !o->isKinematicObject();
+    }
+    const Impl& world;
+  };
+  StaticOnly result(from, to, *impl_);
+  impl_->world.rayTest(bt(from), bt(to), result);
+  if (!result.hasHit()) return std::nullopt;
+  RayHit hit;
+  hit.body = result.m_collisionObject->getUserIndex();
+  hit.point = toVec3(result.m_hitPointWorld);
+  hit.normal = toVec3(result.m_hitNormalWorld).normalized();
+  hit.fraction = result.m_closestHitFraction;
+  return hit;
+}
+
 void CollisionWorld::markJointed(BodyId id) {
   if (id < 0) return;
   if (static_cast<size_t>(id) >= impl_->jointed.size())
@@ -956,6 +1053,7 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
       }
     }
   }
+  w.dropSeamPoints(bodies, out);
 }
 
 }  // namespace impetus

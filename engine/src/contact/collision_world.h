@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "impetus/contact/contact_point.h"
 #include "impetus/contact/material.h"
+#include "impetus/contact/ray_hit.h"
 #include "impetus/contact/shape.h"
 #include "impetus/dynamics/rigid_body.h"
 
@@ -45,6 +47,9 @@ class CollisionWorld {
   /// cannot pass through what it touches.
   double timeOfImpact(std::span<const RigidBody> bodies, BodyId id, const Vec3& startPosition,
                       const Quat& startOrientation);
+  /// The first static body's shape the segment `from` -> `to` meets (world; moving and
+  /// kinematic bodies are not seen): the terrain under a walking robot's next footstep.
+  std::optional<RayHit> castRayStatic(const Vec3& from, const Vec3& to) const;
   /// Contacts between these two bodies are (not) generated.
   void setPairEnabled(BodyId a, BodyId b, bool enabled);
   /// Moves the collision objects to the bodies' poses and finds this step's contact points,

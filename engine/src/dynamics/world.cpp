@@ -132,6 +132,10 @@ Vec3 World::contactForce(BodyId body) const {
   return f;
 }
 
+std::optional<RayHit> World::castRay(const Vec3& from, const Vec3& to) const {
+  return collision_->castRayStatic(from, to);
+}
+
 DcMotor& World::addMotor(std::string name, Joint& joint, const DcMotorParams& params) {
   if (findMotor(name)) throw std::invalid_argument("duplicate motor name '" + name + "'");
   if (joint.type() == JointType::Prismatic && !(params.lead > 0.0))

@@ -186,6 +186,7 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
   unionParent_.clear();
   grounded_.clear();
   bodyNode_.assign(bodies.size(), -1);
+  groundContact_.assign(bodies.size(), -1);
   rotorNode_.assign(rotorInverseInertia.size(), -1);
   const auto newNode = [&](NodeKind kind, int index) {
     Node& n = nodes_.emplace_back();
@@ -333,6 +334,14 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
     // contacts between bodies (a pyramid) keep one: there the exact answer of a statically
     // indeterminate pile pulls on many contacts at once, more than the solver's releases mend.
     if (groundedTrees > 1 && (count > 1 || contactTree)) continue;
+    // A body's contacts with a second fixed body (a foot across a ramp's foot or crest) stay in
+    // the sweep: as a second leaf on the body their rows, nearly parallel to the first's, make
+    // the tree's compliant leaves trade opposite impulses of hundreds of N s.
+    if (contact && count == 1) {
+      const int fixed = indices[0] == r0.bodyA ? r0.bodyB : r0.bodyA;
+      const int first = groundContact_[static_cast<size_t>(indices[0])];
+      if (first >= 0 && first != fixed) continue;
+    }
     if (contact) {
       lastContact = static_cast<int>(b);
       lastContactNode = block.treeActive ? static_cast<int>(nodes_.size()) : -1;  // made below
@@ -360,6 +369,9 @@ bool EqualityTree::chooseStructure(std::span<const ConstraintRow> rows, std::spa
       c.ends[0] = c.ends[1] = c.ends[2] = -1;
     }
     if (count == 1) rootRequired_.push_back(constraint);
+    if (contact && count == 1 && groundContact_[static_cast<size_t>(indices[0])] < 0)
+      groundContact_[static_cast<size_t>(indices[0])] =
+          indices[0] == r0.bodyA ? r0.bodyB : r0.bodyA;
     const bool grounded = groundedTrees > 0;
     for (int k = 0; k < count; ++k) {
       int& slot = nodeOf(isRotor[k], indices[k]);

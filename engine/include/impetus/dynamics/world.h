@@ -15,6 +15,7 @@
 #include <chrono>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -22,6 +23,7 @@
 
 #include "impetus/contact/contact_point.h"
 #include "impetus/contact/material.h"
+#include "impetus/contact/ray_hit.h"
 #include "impetus/contact/shape.h"
 #include "impetus/dynamics/body_islands.h"
 #include "impetus/dynamics/rigid_body.h"
@@ -126,6 +128,9 @@ class World {
   Vec3 contactForce(BodyId body) const;
   /// Duration of the last (sub)step (s): ContactPoint::force(dt) of contacts() needs it.
   double lastSubstepDuration() const { return lastDt_ > 0.0 ? lastDt_ : 0.01; }
+  /// The first shape of a fixed body that the segment `from` -> `to` (world, m) meets: the
+  /// terrain as a robot's map or camera knows it. Moving and kinematic bodies are not seen.
+  std::optional<RayHit> castRay(const Vec3& from, const Vec3& to) const;
 
   /// Adds a DC gearmotor driving `joint` (revolute, or prismatic with params.lead > 0).
   DcMotor& addMotor(std::string name, Joint& joint, const DcMotorParams& params);

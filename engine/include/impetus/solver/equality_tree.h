@@ -153,6 +153,7 @@ class EqualityTree {
   std::vector<int> order_;   ///< elimination order: children before parents
   std::vector<int> blocks_;  ///< the direct blocks
   std::vector<int> bodyNode_, rotorNode_, unionParent_;
+  std::vector<int> groundContact_;   ///< by body: the fixed body whose contact is its node, or -1
   std::vector<int> adjacency_;       ///< every node's neighbours, node by node
   std::vector<int> adjacencyStart_;  ///< node i's: [start_[i], start_[i + 1]) of adjacency_
   std::vector<int> adjacencyFill_;   ///< building them: where node i's next one goes

@@ -6,6 +6,7 @@
 
 #include "impetus/math/convex_hull_2d.h"
 #include "impetus/session/state_stream.h"
+#include "terrain.h"
 
 namespace impetus::walking {
 namespace {
@@ -99,6 +100,18 @@ Vec2 WalkingController::clampToSupport(const Vec2& p) const {
   return best;
 }
 
+FootPlacement WalkingController::onGround(const World& world, const FootPlacement& f,
+                                          const FootPlacement* from) const {
+  const SoleGeometry sole{p_.soleLength, p_.soleWidth, p_.soleForward};
+  if (!from) return placeOnGround(world, f, sole);
+  // A step under way lands clear of edges: shorter by up to half a sole, or a little longer.
+  Vec3 along = f.position - from->position;
+  along.z() = 0.0;
+  const double travel = along.norm();
+  along = travel > 0.05 ? Vec3(along / travel) : Vec3(std::cos(f.yaw), std::sin(f.yaw), 0.0);
+  return chooseFoothold(world, f, sole, along, 0.5 * p_.soleLength, 0.25 * p_.soleLength);
+}
+
 void WalkingController::startStep(Side swing, const FootPlacement& target, double doubleSupport) {
   swing_ = swing;
   target_ = target;
@@ -139,8 +152,8 @@ void WalkingController::planZmp() {
     for (int k = 0; k < 3; ++k) {
       const Vec2 c = soleCentre(planted);
       const FootPlacement stop = nextFootstep(planted, next, {}, p_.stepTime, lim);
-      const bool together =
-          (other.position - stop.position).norm() < 1e-3 && std::abs(other.yaw - stop.yaw) < 1e-3;
+      const bool together = (other.position - stop.position).head<2>().norm() < 1e-3 &&
+                            std::abs(other.yaw - stop.yaw) < 1e-3;
       if (stopping && together) {
         const Vec2 mid = 0.5 * (c + soleCentre(other));
         add(p_.doubleSupportTime, previous, mid);
@@ -282,8 +295,11 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
         command_.lateral < 0.0 || (command_.lateral == 0.0 && command_.turn < 0.0) ? kRight : kLeft;
     zmpAtStepStart_ = 0.5 * (soleCentre(feet_[0]) + soleCentre(feet_[1]));
     state_ = GaitState::Walking;
-    startStep(first, nextFootstep(feet_[size_t(1 - first)], first, command_, p_.stepTime, lim),
-              p_.firstDoubleSupport);
+    startStep(
+        first,
+        onGround(world, nextFootstep(feet_[size_t(1 - first)], first, command_, p_.stepTime, lim),
+                 &feet_[size_t(first)]),
+        p_.firstDoubleSupport);
   } else if (state_ == GaitState::Walking || state_ == GaitState::Stopping) {
     state_ = command_.isZero() ? GaitState::Stopping : GaitState::Walking;
     stepClock_ += dt;
@@ -299,16 +315,21 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
       const Mat3 r = model_.footRotation(swing_);
       landed.position.head<2>() = p.head<2>();
       landed.yaw = std::atan2(r(1, 0), r(0, 0));
+      landed = onGround(world, landed);
       feet_[size_t(swing_)] = landed;
       const FootPlacement stop = nextFootstep(landed, stance, {}, p_.stepTime, lim);
       const bool together =
-          (feet_[size_t(stance)].position - stop.position).norm() < 0.02 &&
+          (feet_[size_t(stance)].position - stop.position).head<2>().norm() < 0.02 &&
           std::abs(std::remainder(feet_[size_t(stance)].yaw - stop.yaw, 2.0 * M_PI)) < 0.05;
       if (command_.isZero() && together) {
         state_ = GaitState::Standing;
         stepClock_ = 0.0;
       } else {
-        startStep(stance, nextFootstep(landed, stance, command_, p_.stepTime, lim),
+        // Feet brought together to stop land where the stop puts them (a foothold moved off
+        // an edge would never be "together").
+        startStep(stance,
+                  onGround(world, nextFootstep(landed, stance, command_, p_.stepTime, lim),
+                           command_.isZero() ? nullptr : &feet_[size_t(stance)]),
                   p_.doubleSupportTime);
       }
     }
@@ -361,6 +382,9 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   // Feet at the end of this step: the swing foot on its way, across over the whole single
   // support (the least acceleration, so the least reaction), lifted and lowered faster.
   std::array<FootPlacement, 2> feet = feet_;
+  // The ground the pelvis height follows: the feet's planted heights, the swing foot's moving
+  // from where it lifted to where it lands (a ramp climbed smoothly, not a step at touchdown).
+  std::array<double, 2> groundUnder = {feet_[0].position.z(), feet_[1].position.z()};
   std::array<double, 2> heightOffset = {0.5 * footHeightDifference_, -0.5 * footHeightDifference_};
   if (state_ == GaitState::Walking || state_ == GaitState::Stopping) {
     const double single = p_.stepTime - p_.doubleSupportTime;
@@ -370,6 +394,8 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
       const double across = quintic(s);
       FootPlacement& f = feet[size_t(swing_)];
       f.position = from.position + (target_.position - from.position) * across;
+      f.tilt = from.tilt + (target_.tilt - from.tilt) * across;
+      groundUnder[size_t(swing_)] = f.position.z();
       const double lift = s < 0.5 ? quintic(s / 0.35) : quintic((1.0 - s) / 0.35);
       f.position.z() += p_.swingHeight * lift;
       f.yaw = from.yaw + std::remainder(target_.yaw - from.yaw, 2.0 * M_PI) * across;
@@ -377,11 +403,13 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
       heightOffset[size_t(swing_)] *= 1.0 - quintic(s / 0.25);
     }
   }
-  for (int side = 0; side < 2; ++side) feet[size_t(side)].tilt = ankleTilt_[size_t(side)];
+  for (int side = 0; side < 2; ++side) feet[size_t(side)].tilt += ankleTilt_[size_t(side)];
   feet[kLeft].position.z() += heightOffset[kLeft];
   feet[kRight].position.z() += heightOffset[kRight];
   const FootPlacement middle = midFoot(feet[0], feet[1]);
-  const double ground = 0.5 * (feet_[0].position.z() + feet_[1].position.z());
+  // The pelvis keeps its height over the lower foot: on a slope the leg reaching down is then
+  // never stretched (over the feet's mean, walking down the ramp leaned and fell).
+  const double ground = std::min(groundUnder[0], groundUnder[1]);
   // The swing foot is aimed from the pelvis as measured, fully from mid-swing on, and handed
   // back to the planned frame over the double support that follows its landing.
   std::array<double, 2> measuredFrame = {0.0, 0.0};
@@ -419,10 +447,14 @@ void WalkingController::saveState(StateWriter& out) const {
   for (const FootPlacement& f : feet_) {
     out.put(f.position);
     out.put(f.yaw);
+    out.put(f.tilt.x());
+    out.put(f.tilt.y());
   }
   out.put(static_cast<int>(swing_));
   out.put(target_.position);
   out.put(target_.yaw);
+  out.put(target_.tilt.x());
+  out.put(target_.tilt.y());
   out.put(stepClock_);
   out.put(doubleSupport_);
   const double v[] = {
@@ -450,11 +482,15 @@ void WalkingController::loadState(StateReader& in) {
   for (FootPlacement& f : feet_) {
     in.get(f.position);
     in.get(f.yaw);
+    in.get(f.tilt.x());
+    in.get(f.tilt.y());
   }
   in.get(swing);
   swing_ = swing == 0 ? kLeft : kRight;
   in.get(target_.position);
   in.get(target_.yaw);
+  in.get(target_.tilt.x());
+  in.get(target_.tilt.y());
   in.get(stepClock_);
   in.get(doubleSupport_);
   std::vector<double> v;

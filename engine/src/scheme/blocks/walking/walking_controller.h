@@ -103,6 +103,10 @@ class WalkingController {
   Vec2 swingZmpShift(double clock) const;
   void dampAnkles(const std::array<AnkleWrench, 2>& ankles, const Vec2& zmp, double dt);
   Vec2 swingDcmShift(double clock) const;
+  /// A planned foot put on the terrain under it (terrain.h); a step from `from` (where the
+  /// foot lifts) to a foothold clear of edges.
+  FootPlacement onGround(const World& world, const FootPlacement& f,
+                         const FootPlacement* from = nullptr) const;
 
   WholeBodyModel model_;
   WalkingParams p_;
@@ -113,8 +117,9 @@ class WalkingController {
 
   // State (saved).
   GaitState state_ = GaitState::Standing;
-  WalkCommand command_;                ///< slewed command
-  std::array<FootPlacement, 2> feet_;  ///< planted feet (the swing foot: where it lifted)
+  WalkCommand command_;  ///< slewed command
+  /// Planted feet (the swing foot: where it lifted), their tilt the ground's under them.
+  std::array<FootPlacement, 2> feet_;
   Side swing_ = kLeft;
   FootPlacement target_;  ///< the swing foot's landing
   double stepClock_ = 0.0, doubleSupport_ = 0.2;
