@@ -276,7 +276,9 @@ TEST(Humanoid, WalksForwardAtItsTopSpeedStraightAndStopsWithinAStep) {
   EXPECT_LT(std::abs(sideways.y()), 0.05 * sideways.x());  // drift < 5 % of the distance
   EXPECT_GT(standingAgain, 11.0);
   EXPECT_LT(standingAgain, 12.0 + 0.5 + 0.05);  // within a step of the command reaching zero
-  EXPECT_LT(feetMove, 0.01);                    // no further step (a step is 0.1 m or more)
+  // No further step (a step is 0.1 m or more). The feet may settle by up to ~1.5 cm as the last
+  // landing is handed back (the sanitizer build's rounding: 15 mm, release 4 mm).
+  EXPECT_LT(feetMove, 0.03);
   EXPECT_LT(latestMove, 0.005);                 // and it stands still
 }
 
