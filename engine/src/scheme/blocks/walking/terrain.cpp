@@ -18,8 +18,9 @@ FootPlacement placeOnGround(const World& world, FootPlacement foot, const SoleGe
   const double hx = 0.5 * sole.length - 0.01, hy = 0.5 * sole.width - 0.01;
   const double c = std::cos(foot.yaw), s = std::sin(foot.yaw);
   constexpr int kSamples = 6;
-  Eigen::Matrix<double, kSamples, 3> a;
-  Eigen::Matrix<double, kSamples, 1> h;
+  // Rows of samples without ground stay zero: they add nothing to the fit's normal equations.
+  Eigen::Matrix<double, kSamples, 3> a = Eigen::Matrix<double, kSamples, 3>::Zero();
+  Eigen::Matrix<double, kSamples, 1> h = Eigen::Matrix<double, kSamples, 1>::Zero();
   int hits = 0;
   double highest = -1e300;
   for (int k = 0; k < kSamples; ++k) {
@@ -38,10 +39,16 @@ FootPlacement placeOnGround(const World& world, FootPlacement foot, const SoleGe
   if (hits < 3) return foot;
   // Height = z0 + gu u + gv v: z0 under the ankle point, gu and gv the slopes along the heading
   // and across it; raised until no sample is under the ground (the sole rests on the highest).
-  const Eigen::Vector3d fit = a.topRows(hits).colPivHouseholderQr().solve(h.head(hits));
-  const Eigen::VectorXd residual = h.head(hits) - a.topRows(hits) * fit;
-  if (unevenness) *unevenness = residual.cwiseAbs().maxCoeff();
-  foot.position.z() = fit[0] + std::max(0.0, residual.maxCoeff());
+  // Fixed sizes throughout: this runs inside the step (Eigen's dynamic matrices allocate).
+  const Eigen::Vector3d fit = (a.transpose() * a).ldlt().solve(a.transpose() * h);
+  const Eigen::Matrix<double, kSamples, 1> residual = h - a * fit;
+  double raise = 0.0, off = 0.0;  // the highest sample over the plane, the farthest off it
+  for (int k = 0; k < hits; ++k) {
+    raise = std::max(raise, residual[k]);
+    off = std::max(off, std::abs(residual[k]));
+  }
+  if (unevenness) *unevenness = off;
+  foot.position.z() = fit[0] + raise;
   const double gu = fit[1], gv = fit[2];
   // The plane's normal in the world, and the tilt that turns +z onto it.
   const Vec3 normal = Vec3(-(c * gu - s * gv), -(s * gu + c * gv), 1.0).normalized();
