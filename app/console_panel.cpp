@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QKeySequence>
@@ -76,7 +77,11 @@ void ConsolePanel::build(const ConsoleDesc& console) {
   };
 
   auto* sticks = new QWidget;
-  auto* sticksLayout = new QHBoxLayout(sticks);
+  // Three sticks a row: a robot with many (the humanoid's walking and hand sticks) would
+  // otherwise widen the console until the 3D view is a strip.
+  auto* sticksLayout = new QGridLayout(sticks);
+  constexpr int kSticksPerRow = 3;
+  int stickCount = 0;
   sticksLayout->setContentsMargins(0, 0, 0, 0);
   auto* switches = new QGroupBox("Switches");
   auto* switchesLayout = new QVBoxLayout(switches);
@@ -98,7 +103,8 @@ void ConsolePanel::build(const ConsoleDesc& console) {
         stick->setObjectName(name);
         stick->setSpringReturn(desc.springReturn);
         boxLayout->addWidget(stick);
-        sticksLayout->addWidget(box);
+        sticksLayout->addWidget(box, stickCount / kSticksPerRow, stickCount % kSticksPerRow);
+        ++stickCount;
         connect(stick, &JoystickWidget::moved, this, [this, index](double x, double y) {
           if (!interactive_) return;
           setChannel(controls_[index].channels.at(0), controls_[index].desc.invertX ? -x : x);

@@ -141,5 +141,29 @@ TEST(InverseKinematics, RespectsJointRangesAndChosenJoints) {
   EXPECT_THROW(InverseKinematics(arm, 2, kTool, {4}), std::invalid_argument);
 }
 
+TEST(InverseKinematics, APostureTurnsTheRedundantJointsWithoutMovingTheTip) {
+  // A point target leaves the 6-DOF arm three redundant DOF: the wrist may roll while the tip
+  // stays put. Solved again and again at the same target (as a teleoperation block does each
+  // step), the wrist roll goes to the posture's; without one it stays where it is.
+  const KinematicTree arm = sixDofArm();
+  InverseKinematics ik(arm, 5, kTool);
+  VectorX posture = home();
+  posture[3] = 1.0;
+  IkOptions options;
+  options.posture = &posture;
+  options.postureGain = 0.2;
+  VectorX q = home();
+  const Vec3 target = ik.tipPosition(q);
+  for (int solve = 0; solve < 400; ++solve) {
+    const IkResult r = ik.solve(q, target, nullptr, options);
+    ASSERT_TRUE(r.reached) << "solve " << solve;
+    ASSERT_LT((ik.tipPosition(q) - target).norm(), options.positionTolerance);
+  }
+  EXPECT_NEAR(q[3], 1.0, 0.01);
+  VectorX still = home();
+  ik.solve(still, target);
+  EXPECT_EQ(still[3], 0.0);
+}
+
 }  // namespace
 }  // namespace impetus::tree

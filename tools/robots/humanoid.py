@@ -25,7 +25,7 @@ ELBOW_BEND = math.radians(50)  # forearm forward of vertical, as assembled
 M = dict(pelvis=12.0, torso=39.0, neck=0.4, head=4.0,
          hip_yaw=1.2, hip_roll=1.8, thigh=7.5, shin=4.5, ankle=0.6, foot=1.6,
          shoulder_pitch=1.0, shoulder_roll=1.0, upper_arm=2.4, forearm=1.8,
-         wrist_yaw=0.6, wrist_pitch=0.3, hand=0.6, jaw=0.15)
+         forearm_roll=0.6, wrist_pitch=0.3, hand=0.6, jaw=0.15)
 
 # --- Gearmotors (rotor side: stall torque N m, no-load rpm, t_m s; gear ratio) -------------
 MOTORS = {
@@ -41,8 +41,8 @@ MOTORS = {
 JOINT_MOTOR = dict(hip_yaw="medium", hip_roll="large", hip_pitch="large", knee="large",
                    ankle_pitch="large", ankle_roll="medium", waist="large", neck_yaw="tiny",
                    neck_pitch="tiny", shoulder_pitch="medium", shoulder_roll="medium",
-                   shoulder_yaw="small", elbow="small", wrist_yaw="tiny", wrist_pitch="tiny",
-                   wrist_roll="tiny")
+                   shoulder_yaw="small", elbow="small", forearm_roll="tiny", wrist_pitch="tiny",
+                   wrist_yaw="tiny")
 # Servo gains: normalised volts per rad (kp) and per rad/s (kd) at the joint.
 SERVO = dict(large=(30.0, 0.3), medium=(30.0, 0.3), small=(20.0, 0.2), tiny=(10.0, 0.1))
 # The legs' are stiffer: a body that sags on its leg servos (1 Hz at 30) rocks on its soles.
@@ -141,6 +141,9 @@ def leg(pelvis, side):
             f"ankle_pitch_{side}", f"ankle_roll_{side}"]
 
 
+GRASP = {}
+
+
 def arm(torso, side):
     s = 1 if side == "l" else -1
     sh = (0.0, s * SHOULDER_Y, SHOULDER_Z)
@@ -164,16 +167,20 @@ def arm(torso, side):
                        [box((0.07, 0.07, FOREARM - 0.08), fa_mid, q_fore)],
                        (f"elbow_{side}", "revolute", elbow, (0, 1, 0),
                         (-90 + math.degrees(ELBOW_BEND), math.degrees(ELBOW_BEND)))))
-    wy = fa.child(Body(f"wrist_yaw_{side}", add(wrist, scale(fd, -0.03)), M["wrist_yaw"],
+    wy = fa.child(Body(f"forearm_roll_{side}", add(wrist, scale(fd, -0.03)), M["forearm_roll"],
                        [box((0.05, 0.05, 0.04), add(wrist, scale(fd, -0.03)), q_fore)],
-                       (f"wrist_yaw_{side}", "revolute", wrist, scale(fd, -1), (-120, 120))))
+                       (f"forearm_roll_{side}", "revolute", wrist, scale(fd, -1), (-120, 120))))
     wp = wy.child(Body(f"wrist_pitch_{side}", wrist, M["wrist_pitch"],
                        [box((0.04, 0.05, 0.04), wrist, q_fore)],
                        (f"wrist_pitch_{side}", "revolute", wrist, (0, 1, 0), (-80, 80))))
     palm = add(wrist, scale(fd, 0.05))
     hand = wp.child(Body(f"hand_{side}", palm, M["hand"],
                          [box((0.05, 0.09, 0.06), palm, q_fore)],
-                         (f"wrist_roll_{side}", "revolute", wrist, scale(fd, -1), (-120, 120))))
+                         # Deviation: about the axis across both the forearm and the pitch
+                         # axis, so the wrist is singular only at +-90 degrees of pitch (a second
+                         # roll about the hand would line up with the forearm's in the straight
+                         # rest pose, and the hand's inverse kinematics wind the two up).
+                         (f"wrist_yaw_{side}", "revolute", wrist, (-fd[2], 0.0, fd[0]), (-80, 80))))
     tip = add(wrist, scale(fd, 0.08 + HAND / 2))
     # Both jaws slide along -y: jaw a (at +y) closes as its coordinate grows, jaw b (at -y) as
     # its coordinate falls, which the repeater's k = -1 makes it do (as the MF-4's jaws). The
@@ -183,8 +190,9 @@ def arm(torso, side):
         hand.child(Body(f"jaw_{jaw}_{side}", at, M["jaw"],
                         [box((0.015, 0.015, HAND), at, q_fore, mat="hum_sole")],
                         (f"jaw_{jaw}_{side}", "prismatic", at, (0, -1, 0), (0, 0.03) if sy > 0 else None)))
+    GRASP[side] = sub(tip, palm)  # the grasp point between the jaws, hand body frame
     return [f"shoulder_pitch_{side}", f"shoulder_roll_{side}", f"shoulder_yaw_{side}",
-            f"elbow_{side}", f"wrist_yaw_{side}", f"wrist_pitch_{side}", f"wrist_roll_{side}"]
+            f"elbow_{side}", f"forearm_roll_{side}", f"wrist_pitch_{side}", f"wrist_yaw_{side}"]
 
 
 def main():
@@ -209,7 +217,7 @@ def main():
       % (sum(M[k] for k in ("pelvis", "torso", "neck", "head")) +
          2 * sum(M[k] for k in ("hip_yaw", "hip_roll", "thigh", "shin", "ankle", "foot")) +
          2 * sum(M[k] for k in ("shoulder_pitch", "shoulder_roll", "upper_arm", "forearm",
-                                "wrist_yaw", "wrist_pitch", "hand")) + 4 * M["jaw"]))
+                                "forearm_roll", "wrist_pitch", "hand")) + 4 * M["jaw"]))
     w("     with a one-motor two-jaw gripper, a 2-DOF neck, every joint on a DC gearmotor. No public")
     w("     datasheet exists: every number is an assumption (scenes/README.md, \"The humanoid\").")
     w("     Robot frame: x forward, z up, origin on the ground between the feet. Assembled in the")
@@ -229,9 +237,9 @@ def main():
              ("pelvis", "torso")]
     for sd in "lr":
         pairs += [("torso", f"shoulder_roll_{sd}"), ("torso", f"upper_arm_{sd}"),
-                  (f"shoulder_pitch_{sd}", f"upper_arm_{sd}"), (f"upper_arm_{sd}", f"wrist_yaw_{sd}"),
+                  (f"shoulder_pitch_{sd}", f"upper_arm_{sd}"), (f"upper_arm_{sd}", f"forearm_roll_{sd}"),
                   (f"forearm_{sd}", f"wrist_pitch_{sd}"), (f"forearm_{sd}", f"hand_{sd}"),
-                  (f"wrist_yaw_{sd}", f"hand_{sd}"), (f"wrist_pitch_{sd}", f"jaw_a_{sd}"),
+                  (f"forearm_roll_{sd}", f"hand_{sd}"), (f"wrist_pitch_{sd}", f"jaw_a_{sd}"),
                   (f"wrist_pitch_{sd}", f"jaw_b_{sd}"), (f"jaw_a_{sd}", f"jaw_b_{sd}")]
     for a, b in pairs:
         w(f'  <exclude body1="{a}" body2="{b}"/>')
@@ -256,6 +264,11 @@ def main():
     w('    <joystick name="walk" label="Walk (forward, sideways)" x="walk.lateral" y="walk.forward" invert_x="true" keys="WASD" joystick="axis0 axis1"/>')
     w('    <joystick name="turn" label="Turn, look up and down" x="walk.turn" y="head.tilt" invert_x="true" keys="arrows" joystick="axis2 axis3"/>')
     if not HOLD:
+        w('    <joystick name="hand_move" label="Hand (forward, sideways)" x="hand.y" y="hand.x" invert_x="true"/>')
+        w('    <joystick name="hand_lift" label="Hand (up, turn about z)" x="hand.yaw" y="hand.z" invert_x="true"/>')
+        w('    <joystick name="hand_turn" label="Hand (roll, pitch)" x="hand.roll" y="hand.pitch"/>')
+        w('    <toggle name="hand_select" label="Steer the right hand (off: the left)" channel="hand.select" keys="H"/>')
+        w('    <toggle name="hands_frame" label="Hands steer in their own frame (off: the robot\'s)" channel="hands.frame" keys="F"/>')
         w('    <readout name="gait_state" label="Gait (0 standing, 1 walking, 2 stopping, 3 fallen)" signal="gait.state"/>')
         w('    <lamp name="fallen_lamp" label="Fallen: drives relaxed" signal="fallen"/>')
     w("  </console>")
@@ -272,10 +285,32 @@ def main():
         w(f'           ankle_height="{ANKLE_HEIGHT:g}" sole_length="{FOOT[0]:g}" sole_width="{FOOT[1]:g}"'
           f' sole_forward="{FOOT_X:g}" half_width="{HIP_Y:g}"')
         w('           inputs="forward=forward lateral=lateral turn=turn"/>')
+        # The hands, steered by one set of sticks (in [-1, 1]; hand.select picks the hand) in the
+        # robot's frame or, with hands.frame high, each hand's own.
+        w('    <block type="input" name="hands_frame" channel="hands.frame"/>')
+        w('    <block type="input" name="hand_select" channel="hand.select"/>')
+        w('    <block type="constant" name="one" value="1"/>')
+        w('    <block type="sum" name="hand_index" inputs="in1=hand_select in2=one"/>')  # router: 1, 2
+        for c in ("x", "y", "z", "roll", "pitch", "yaw"):
+            w(f'    <block type="input" name="hand_{c}" channel="hand.{c}"/>')
+            w(f'    <block type="router" name="hand_{c}_to" outputs="2" inputs="in=hand_{c} index=hand_index"/>')
+        for k, (sd, side) in enumerate((("l", "left"), ("r", "right"))):
+            names = {c: f"hand_{c}_to.out{k + 1}" for c in ("x", "y", "z", "roll", "pitch", "yaw")}
+            joints = " ".join(a for a in arms if a.endswith("_" + sd))
+            g = GRASP[sd]
+            w(f'    <block type="hand" name="hand_{side}" tip="hand_{sd}" point="{g[0]:.6g} {g[1]:.6g} {g[2]:.6g}"')
+            w(f'           joints="{joints}"')
+            w('           inputs="' + " ".join(f"{c}={n}" for c, n in names.items()) + ' frame=hands_frame"/>')
     for j in legs + upper + arms:
         kind = JOINT_MOTOR[j[:-2] if j[-2:] in ("_l", "_r") else j]
         kp, kd = LEG_SERVO if j in legs else SERVO[kind]
-        src = f"gait.{j}" if j in legs and not HOLD else ("look" if j == "neck_pitch" and not HOLD else "zero")
+        src = "zero"
+        if not HOLD and j in legs:
+            src = f"gait.{j}"
+        elif not HOLD and j in arms:
+            src = f"hand_{'left' if j.endswith('_l') else 'right'}.{j}"
+        elif not HOLD and j == "neck_pitch":
+            src = "look"
         en = "" if HOLD else " enable=gait.drives"
         w(f'    <block type="servo" name="{j}_servo" motor="{j}_motor" kp="{kp:g}" kd="{kd:g}" inputs="position={src}{en}"/>')
     if not HOLD:

@@ -36,6 +36,7 @@ constexpr std::pair<const char*, BlockFactory> kBlockTypes[] = {
     {"motor", blocks::makeMotorOutput},
     {"brake", blocks::makeBrakeOutput},
     {"ik", blocks::makeCartesianIk},
+    {"hand", blocks::makeHand},
     {"servo", blocks::makeServo},
     {"walking", blocks::makeWalking},
 };

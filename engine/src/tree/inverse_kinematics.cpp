@@ -24,6 +24,9 @@ InverseKinematics::InverseKinematics(const KinematicTree& tree, int tipLink, con
   fullJacobian_.setZero(6, tree.size());
   jacobian_.setZero(6, k);
   step_.setZero(k);
+  postureStep_.setZero(k);
+  limitWeight_.setOnes(k);
+  projected_.setZero(6, k);
   previous_.setZero(tree.size());
 }
 
@@ -56,6 +59,12 @@ IkResult InverseKinematics::solve(VectorX& q, const Vec3& targetPosition,
     return err.tail<3>().norm() <= options.positionTolerance &&
            (!targetOrientation || err.head<3>().norm() <= w * options.orientationTolerance);
   };
+  if (options.posture != nullptr && options.postureGain > 0.0) {
+    if (options.posture->size() != q.size())
+      throw std::invalid_argument("inverse kinematics: posture must have one entry per link");
+    moveTowardsPosture(q, *options.posture, options, targetOrientation != nullptr, lambda);
+    e = error(targetPosition, targetOrientation, w);
+  }
   while (!done(e) && result.iterations < options.maxIterations) {
     ++result.iterations;
     const Vec3 tip = kinematics_.pointPosition(tipLink_, tipPoint_);
@@ -65,15 +74,23 @@ IkResult InverseKinematics::solve(VectorX& q, const Vec3& targetPosition,
       auto column = jacobian_.col(static_cast<Eigen::Index>(c));
       column = fullJacobian_.col(j);
       column.head<3>() *= targetOrientation ? w : 0.0;
-      // A joint at a limit that the error pushes further cannot help: drop its column.
+      // A joint at a limit that the error pushes further cannot help: drop its column. Within
+      // limitMargin of it, the column is scaled down (weighted least norm: dq = W J_W^T (...)^-1
+      // e with J_W = J W), so the other joints take over before this one stops.
       const double push = column.dot(e);
       const TreeLink& l = tree_->link(j);
-      if ((q[j] <= l.lower && push < 0.0) || (q[j] >= l.upper && push > 0.0)) column.setZero();
+      const double room = push < 0.0 ? q[j] - l.lower : l.upper - q[j];
+      const double weight = options.limitMargin > 0.0
+                                ? std::clamp(room / options.limitMargin, 0.0, 1.0)
+                                : (room <= 0.0 ? 0.0 : 1.0);
+      column *= weight;
+      limitWeight_[static_cast<Eigen::Index>(c)] = weight;
     }
     Eigen::Matrix<double, 6, 6> normal = jacobian_ * jacobian_.transpose();
     normal.diagonal().array() += lambda * lambda;
     factor_.compute(normal);
     step_.noalias() = jacobian_.transpose() * factor_.solve(e);
+    step_.array() *= limitWeight_.array();
     const double largest = step_.cwiseAbs().maxCoeff();
     if (largest > options.maxJointStep) step_ *= options.maxJointStep / largest;
     previous_ = q;
@@ -86,7 +103,7 @@ IkResult InverseKinematics::solve(VectorX& q, const Vec3& targetPosition,
     const Vec6 trial = error(targetPosition, targetOrientation, w);
     if (trial.squaredNorm() < e.squaredNorm()) {
       e = trial;
-      lambda = std::max(lambda * 0.1, 1e-9);
+      lambda = std::max(lambda * 0.1, options.minDamping);
     } else {
       // Worse: undo and damp harder (a shorter, more gradient-like step).
       q = previous_;
@@ -99,6 +116,35 @@ IkResult InverseKinematics::solve(VectorX& q, const Vec3& targetPosition,
   result.positionError = e.tail<3>().norm();
   result.orientationError = targetOrientation ? e.head<3>().norm() / w : 0.0;
   return result;
+}
+
+void InverseKinematics::moveTowardsPosture(VectorX& q, const VectorX& posture,
+                                           const IkOptions& options, bool withOrientation,
+                                           double lambda) {
+  // One step of k (posture - q), capped, projected on the null space of the task Jacobian:
+  // (1 - J^T (J J^T + lambda^2)^-1 J) s. It moves the tip only to second order, which the
+  // iterations that follow take back out.
+  const Vec3 tip = kinematics_.pointPosition(tipLink_, tipPoint_);
+  kinematics_.pointJacobian(tipLink_, tip, fullJacobian_);
+  for (size_t c = 0; c < joints_.size(); ++c) {
+    const auto i = static_cast<Eigen::Index>(c);
+    jacobian_.col(i) = fullJacobian_.col(joints_[c]);
+    jacobian_.col(i).head<3>() *= withOrientation ? options.orientationScale : 0.0;
+    postureStep_[i] = std::clamp(options.postureGain * (posture[joints_[c]] - q[joints_[c]]),
+                                 -options.maxPostureStep, options.maxPostureStep);
+  }
+  Eigen::Matrix<double, 6, 6> normal = jacobian_ * jacobian_.transpose();
+  normal.diagonal().array() += lambda * lambda;
+  factor_.compute(normal);
+  projected_ = factor_.solve(jacobian_);
+  step_ = postureStep_;
+  step_.noalias() -= jacobian_.transpose() * (projected_ * postureStep_);
+  for (size_t c = 0; c < joints_.size(); ++c) {
+    const int j = joints_[c];
+    const TreeLink& l = tree_->link(j);
+    q[j] = std::clamp(q[j] + step_[static_cast<Eigen::Index>(c)], l.lower, l.upper);
+  }
+  kinematics_.updatePositions(q);
 }
 
 }  // namespace impetus::tree

@@ -34,6 +34,7 @@ IMPETUS_BLOCK(makeDelay)
 IMPETUS_BLOCK(makeMotorOutput)
 IMPETUS_BLOCK(makeBrakeOutput)
 IMPETUS_BLOCK(makeCartesianIk)
+IMPETUS_BLOCK(makeHand)
 IMPETUS_BLOCK(makeServo)
 IMPETUS_BLOCK(makeWalking)
 #undef IMPETUS_BLOCK

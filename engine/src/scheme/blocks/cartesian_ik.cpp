@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "blocks.h"
+#include "chain_tip.h"
 #include "impetus/dynamics/world.h"
 #include "impetus/session/state_stream.h"
 #include "impetus/tree/inverse_kinematics.h"
@@ -83,16 +84,7 @@ class CartesianIk : public Block {
 std::unique_ptr<Block> makeCartesianIk(const BlockBuild& b) {
   const World& world = b.world();
   tree::WorldTree wt = tree::treeFromWorld(world);
-  const std::string tipName = b.text("tip");
-  const BodyId tip = world.findBody(tipName);
-  if (tip < 0) b.fail("tip body '" + tipName + "' not found");
-  const int tipLink = wt.bodyLink[static_cast<size_t>(tip)];
-  if (tipLink < 0) b.fail("tip body '" + tipName + "' does not move");
-  const std::vector<double> p =
-      b.desc().params.count("point") ? b.numbers("point") : std::vector<double>{0, 0, 0};
-  if (p.size() != 3) b.fail("point needs three numbers (m, tip body frame)");
-  const Vec3 tipPoint = wt.bodyRotation[static_cast<size_t>(tip)] * Vec3(p[0], p[1], p[2]) +
-                        wt.bodyOffset[static_cast<size_t>(tip)];
+  const ChainTip tip = chainTip(b, wt);
   const std::string mode = b.text("mode", "velocity");
   if (mode != "velocity" && mode != "position") b.fail("mode must be velocity or position");
 
@@ -108,8 +100,8 @@ std::unique_ptr<Block> makeCartesianIk(const BlockBuild& b) {
     const int link = wt.linkOfJoint(index);
     if ((type != JointType::Revolute && type != JointType::Prismatic) || link < 0)
       b.fail("joint '" + name + "' must be a revolute or prismatic joint of the tree");
-    if (!wt.tree.reachable(tipLink, link))
-      b.fail("joint '" + name + "' does not move the tip body '" + tipName + "'");
+    if (!wt.tree.reachable(tip.link, link))
+      b.fail("joint '" + name + "' does not move the tip body '" + tip.body + "'");
     links.push_back(link);
     outputs.push_back(name);
   }
@@ -119,15 +111,15 @@ std::unique_ptr<Block> makeCartesianIk(const BlockBuild& b) {
       const int link = wt.linkOfJoint(j);
       const JointType type = world.joint(j).type();
       if (link < 0 || (type != JointType::Revolute && type != JointType::Prismatic)) continue;
-      if (!wt.tree.reachable(tipLink, link)) continue;
+      if (!wt.tree.reachable(tip.link, link)) continue;
       links.push_back(link);
       outputs.push_back(world.joint(j).name());
     }
     if (links.empty())
-      b.fail("no revolute or prismatic joint moves the tip body '" + tipName + "'");
+      b.fail("no revolute or prismatic joint moves the tip body '" + tip.body + "'");
   }
-  return std::make_unique<CartesianIk>(std::move(outputs), world, std::move(wt), tipLink, tipPoint,
-                                       std::move(links), mode == "velocity");
+  return std::make_unique<CartesianIk>(std::move(outputs), world, std::move(wt), tip.link,
+                                       tip.point, std::move(links), mode == "velocity");
 }
 
 }  // namespace impetus::blocks

@@ -1,0 +1,102 @@
+#include "hand_teleoperation.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "impetus/session/state_stream.h"
+
+namespace impetus::arm {
+
+HandTeleoperation::HandTeleoperation(tree::WorldTree tree, int base, int tipLink,
+                                     const Vec3& tipPoint, std::vector<int> links,
+                                     std::vector<double> maxRates, std::vector<double> posture)
+    : tree_(std::make_unique<tree::WorldTree>(std::move(tree))),
+      ik_(tree_->tree, tipLink, tipPoint, links),
+      base_(base),
+      links_(std::move(links)),
+      maxRates_(std::move(maxRates)),
+      command_(links_.size(), 0.0) {
+  q_.setZero(tree_->tree.size());
+  qd_.setZero(tree_->tree.size());
+  posture_.setZero(tree_->tree.size());
+  for (size_t k = 0; k < links_.size(); ++k) posture_[links_[k]] = posture[k];
+  // Per 10 ms step the target moves by millimetres: a few iterations from the last solution.
+  options_.maxIterations = 8;
+  options_.positionTolerance = 1e-5;
+  options_.orientationTolerance = 1e-4;
+  options_.posture = &posture_;
+  options_.postureGain = 0.05;  // the redundancy settles in ~0.2 s of steering
+  options_.minDamping = 0.01;   // m: steps stay bounded near a singularity
+  options_.limitMargin = 0.3;   // rad: the wrist's two rolls share a turn away from their stops
+}
+
+void HandTeleoperation::measure(const World& world, tree::VectorX& q) const {
+  tree::coordinatesFromWorld(*tree_, world, q, qd_);
+  if (base_ >= 0) q.segment<6>(base_).setZero();
+}
+
+HandPose HandTeleoperation::poseAt(const tree::VectorX& q) {
+  HandPose pose;
+  pose.position = ik_.tipPosition(q);  // poses the solver's kinematics at q
+  pose.orientation = ik_.tipRotation();
+  return pose;
+}
+
+const std::vector<double>& HandTeleoperation::step(const World& world, const HandRates& rates,
+                                                   double dt) {
+  const bool moving = rates.linear != Vec3::Zero() || rates.angular != Vec3::Zero();
+  if (started_ && settled_ && !moving) return command_;  // nothing to solve: hold
+  measure(world, q_);
+  if (!started_) {
+    for (size_t k = 0; k < links_.size(); ++k) command_[k] = q_[links_[k]];
+    target_ = poseAt(q_);
+    started_ = true;
+  }
+  // The target moves in the chosen frame: robot-frame rates as given, hand-frame rates turned
+  // by the hand's target orientation (a turn about its own axis, a push along its fingers).
+  const Mat3& R = target_.orientation;
+  const Vec3 linear = rates.inHandFrame ? Vec3(R * rates.linear) : rates.linear;
+  const Vec3 angular = rates.inHandFrame ? Vec3(R * rates.angular) : rates.angular;
+  target_.position += linear * dt;
+  target_.orientation =
+      (rotationFromVector(angular * dt) * Quat(R)).normalized().toRotationMatrix();
+  // Solved from the last command (not the measured joints): the setpoints stay smooth while the
+  // servos lag; the other joints (waist, legs) as measured.
+  for (size_t k = 0; k < links_.size(); ++k) q_[links_[k]] = command_[k];
+  const tree::IkResult result = ik_.solve(q_, target_.position, &target_.orientation, options_);
+  // The drives' speeds bound each setpoint's change; a limited or unreachable step leaves the
+  // target where the hand can be, so a jog held past the reach does not wind up.
+  bool limited = !result.reached;
+  for (size_t k = 0; k < links_.size(); ++k) {
+    const double step = maxRates_[k] * dt;
+    const double wanted = q_[links_[k]];
+    const double next = std::clamp(wanted, command_[k] - step, command_[k] + step);
+    limited = limited || next != wanted;
+    command_[k] = next;
+    q_[links_[k]] = next;
+  }
+  if (limited) target_ = poseAt(q_);
+  settled_ = result.reached && !limited;
+  return command_;
+}
+
+void HandTeleoperation::saveState(StateWriter& out) const {
+  out.put(target_.position);
+  out.put(target_.orientation);
+  out.put(std::span<const double>(command_));
+  out.put(started_);
+  out.put(settled_);
+}
+
+void HandTeleoperation::loadState(StateReader& in) {
+  in.get(target_.position);
+  in.get(target_.orientation);
+  std::vector<double> command;
+  in.get(command, 64);
+  StateReader::requireSame(command.size(), command_.size(), "hand joints");
+  command_ = command;
+  in.get(started_);
+  in.get(settled_);
+}
+
+}  // namespace impetus::arm
