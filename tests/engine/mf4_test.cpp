@@ -80,7 +80,7 @@ TEST(Mf4, EveryListedProbeResolves) {
   EXPECT_EQ(movingBodies, 7);  // hull, turret, upper arm, forearm, wrist, two jaws
   EXPECT_EQ(names.size(),
             size_t(12 * int(movingBodies) + 3 * s.world->jointCount() + 5 * s.world->motorCount() +
-                   9 + 6 + 6 + 2));  // sensors: imu, force_torque, contact, encoder
+                   9 + 7 + 6 + 2));  // sensors: imu, force_torque, contact, encoder
   for (const std::string& name : names) EXPECT_TRUE(std::isfinite(resolveProbe(*s.world, name)()));
   auto listed = [&](const std::string& n) {
     return std::find(names.begin(), names.end(), n) != names.end();
