@@ -3,7 +3,11 @@
 // the end of each step. q_ref is the `position` input (rad or m, the position the joint should
 // reach at the end of the step); qd_ref is the `rate` input when wired, otherwise the setpoint's
 // change over the last step. An optional `enable` input, while low, relaxes the drive (u = 0:
-// the shorted motor only damps).
+// the shorted motor only damps). An optional `squeeze` input, while non-zero, puts the amplifier
+// in torque mode instead: the drive's torque is `squeeze` times its stall torque whatever its
+// speed - u = squeeze + w_m / w_0 from the rotor's speed at the step's start, saturated at +-1 -
+// so a gripper closes fast and presses on what it holds with a set force.
+#include <algorithm>
 #include <cmath>
 
 #include "blocks.h"
@@ -22,19 +26,30 @@ bool drivesAJoint(const World& world, const DcMotor& motor) {
 class Servo : public Block {
  public:
   Servo(std::vector<std::string> inputs, DcMotor& motor, double kp, double kd, bool hasRate,
-        bool hasEnable)
+        bool hasEnable, bool hasSqueeze)
       : Block(std::move(inputs), {}),
         motor_(motor),
         kp_(kp),
         kd_(kd),
         hasRate_(hasRate),
-        hasEnable_(hasEnable) {}
+        hasEnable_(hasEnable),
+        hasSqueeze_(hasSqueeze) {}
 
   void evaluate(const double* in, double*, const SchemeContext& ctx) override {
     const double position = in[0];
-    const bool enabled = !hasEnable_ || isHigh(in[hasRate_ ? 2 : 1]);
+    const int enableInput = hasRate_ ? 2 : 1;
+    const bool enabled = !hasEnable_ || isHigh(in[enableInput]);
     if (!enabled || !std::isfinite(position)) {
       motor_.setVoltage(0.0);
+      started_ = false;
+      return;
+    }
+    const double squeeze = hasSqueeze_ ? in[enableInput + (hasEnable_ ? 1 : 0)] : 0.0;
+    if (std::isfinite(squeeze) && squeeze != 0.0) {
+      // Torque mode: the back-EMF the rotor's speed raises is added back to the voltage.
+      const double u =
+          std::clamp(squeeze, -1.0, 1.0) + motor_.speed() / motor_.params().noLoadSpeed;
+      motor_.setVoltage(std::clamp(u, -1.0, 1.0));
       started_ = false;
       return;
     }
@@ -61,7 +76,7 @@ class Servo : public Block {
  private:
   DcMotor& motor_;
   double kp_, kd_;
-  bool hasRate_, hasEnable_;
+  bool hasRate_, hasEnable_, hasSqueeze_;
   double previous_ = 0.0;
   bool started_ = false;
 };
@@ -82,6 +97,8 @@ std::unique_ptr<Block> makeServo(const BlockBuild& b) {
   std::vector<std::string> inputs{"position"};
   if (hasRate) inputs.emplace_back("rate");
   if (hasEnable) inputs.emplace_back("enable");
-  return std::make_unique<Servo>(std::move(inputs), *motor, kp, kd, hasRate, hasEnable);
+  const bool hasSqueeze = b.desc().inputs.count("squeeze") > 0;
+  if (hasSqueeze) inputs.emplace_back("squeeze");
+  return std::make_unique<Servo>(std::move(inputs), *motor, kp, kd, hasRate, hasEnable, hasSqueeze);
 }
 }  // namespace impetus::blocks
