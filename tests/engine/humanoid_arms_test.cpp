@@ -157,6 +157,73 @@ TEST(HumanoidArms, EachHandReachesTwentyRandomTargetsStandingWithoutSlidingOrFal
   EXPECT_LT(slide, 0.001);
 }
 
+/// The humanoid before a wall whose face is 0.40 m ahead of the pelvis, at the hands' height.
+LoadedScene robotBeforeAWall() {
+  const std::string text = R"(<scene name="wall">
+  <world gravity="0 0 -9.81" step="0.01" frame="0.04"/>
+  <material name="ground" friction="1.0" restitution="0.0"/>
+  <body name="ground" fixed="true"><geom type="plane" material="ground"/></body>
+  <body name="wall" pos="0.45 0 1" fixed="true"><geom type="box" size="0.1 3 2" material="ground"/></body>
+  <include file="robots/humanoid.xml"/>
+</scene>)";
+  return loadSceneText(text, "wall.xml", kScenes);
+}
+
+struct Press {
+  double meanForce = 0.0;  ///< the wall's push on the robot over the last 4 s (unit: N)
+  double peakForce = 0.0;  ///< (unit: N)
+  bool fell = false;
+};
+
+/// Steers the left hand forward at `stick` into the wall for 14 s, complying or not.
+Press pressTheWall(double stick, bool comply) {
+  Simulation sim(robotBeforeAWall());
+  World& world = sim.world();
+  const Probe state = resolveProbe(world, &*sim.scene().scheme, "scheme.gait.state");
+  const BodyId wall = world.findBody("wall");
+  Press press;
+  int samples = 0;
+  for (int i = 0; i < 1500; ++i) {
+    sim.channels()[channel(sim, "hand.x")] = i >= 100 ? stick : 0.0;
+    sim.channels()[channel(sim, "hands.comply")] = comply ? 1.0 : 0.0;
+    EXPECT_TRUE(sim.step().ok);
+    double impulse = 0.0;  // the wall's normal impulse on the robot this step (N s)
+    for (const ContactPoint& c : world.contacts())
+      if (c.bodyA == wall || c.bodyB == wall) impulse += c.normalImpulse;
+    const double force = impulse / 0.01;
+    press.peakForce = std::max(press.peakForce, force);
+    if (i >= 1100) {
+      press.meanForce += force;
+      ++samples;
+    }
+    press.fell = press.fell || state() == 3.0;
+  }
+  press.meanForce /= samples;
+  return press;
+}
+
+TEST(HumanoidArms, AComplyingHandPressesAWallWithTheForceItsStickCommands) {
+  // Complying (hands.comply), a hand steered at v into a wall stops where it presses with
+  // v / admittance past the dead band: 0.3 and full stick at the 0.1 m/s top speed, 0.002 m/s
+  // per N, 3 N: 18 and 53 N.
+  for (const double stick : {0.3, 1.0}) {
+    const Press press = pressTheWall(stick, true);
+    const double commanded = 3.0 + stick * 0.1 / 0.002;
+    std::printf("complying at %.1f stick: %.2f N (commanded %.0f N), peak %.1f N\n", stick,
+                press.meanForce, commanded, press.peakForce);
+    EXPECT_NEAR(press.meanForce, commanded, 0.1 * commanded) << "stick " << stick;
+    EXPECT_FALSE(press.fell);
+  }
+  // Not complying, the hand's position loop drives its target on into the wall as a position-
+  // controlled arm does: the push grows until something gives - here the robot, pushed over
+  // backwards by its own arm.
+  const Press stiff = pressTheWall(0.3, false);
+  std::printf("not complying at 0.3 stick: peak %.0f N, %s\n", stiff.peakForce,
+              stiff.fell ? "pushed itself over" : "still standing");
+  EXPECT_GT(stiff.peakForce, 5 * 18.0);
+  EXPECT_TRUE(stiff.fell);
+}
+
 TEST(HumanoidArms, BadHandParametersNameTheProblem) {
   Simulation sim(loadScene(kScenes + "/humanoid.xml"));
   const std::string arm =
@@ -165,6 +232,10 @@ TEST(HumanoidArms, BadHandParametersNameTheProblem) {
   const auto compile = [&](std::map<std::string, std::string> params) {
     std::map<std::string, std::string> inputs;
     for (const char* port : {"x", "y", "z", "roll", "pitch", "yaw", "frame"}) inputs[port] = "zero";
+    if (params.count("comply")) {  // not a parameter: asks for the optional input
+      params.erase("comply");
+      inputs["comply"] = "zero";
+    }
     SchemeDesc desc;
     desc.blocks = {testing::block("constant", "zero", {{"value", "0"}}),
                    testing::block("hand", "hand", std::move(params), std::move(inputs))};
@@ -191,7 +262,20 @@ TEST(HumanoidArms, BadHandParametersNameTheProblem) {
             std::string::npos);
   EXPECT_NE(message({{"tip", "hand_l"}, {"joints", arm}, {"speed", "2"}}).find("speed"),
             std::string::npos);
+  EXPECT_NE(message({{"tip", "hand_l"}, {"joints", arm}, {"wrist_sensor", "pelvis_imu"}})
+                .find("not a force_torque sensor"),
+            std::string::npos);
+  EXPECT_NE(message({{"tip", "hand_l"}, {"joints", arm}, {"comply", ""}}).find("wrist_sensor"),
+            std::string::npos);
+  EXPECT_NE(message({{"tip", "hand_l"},
+                     {"joints", arm},
+                     {"wrist_sensor", "wrist_ft_left"},
+                     {"admittance", "-1"}})
+                .find("admittance"),
+            std::string::npos);
   EXPECT_NO_THROW(compile({{"tip", "hand_l"}, {"joints", arm}}));
+  EXPECT_NO_THROW(compile(
+      {{"tip", "hand_l"}, {"joints", arm}, {"wrist_sensor", "wrist_ft_left"}, {"comply", ""}}));
 }
 
 }  // namespace

@@ -142,6 +142,10 @@ def leg(pelvis, side):
 
 
 GRASP = {}
+# The hands' admittance (m/s per N of contact force, hands.comply on): steered into a wall at the
+# full 0.1 m/s a hand presses with 50 N. The loop with the arm's servo stiffness at the hand
+# (some 1e4 N/m) is stable below 2 / (dt k) = 0.02.
+ADMITTANCE = 0.002
 
 
 def arm(torso, side):
@@ -271,8 +275,9 @@ def main():
         w('    <joystick name="hand_turn" label="Hand (roll, pitch)" x="hand.roll" y="hand.pitch"/>')
         w('    <toggle name="hand_select" label="Steer the right hand (off: the left)" channel="hand.select" keys="H"/>')
         w('    <toggle name="hands_frame" label="Hands steer in their own frame (off: the robot\'s)" channel="hands.frame" keys="F"/>')
-        w('    <readout name="wrist_force_left" label="Left wrist force (N)" signal="sensor.wrist_ft_left.force"/>')
-        w('    <readout name="wrist_force_right" label="Right wrist force (N)" signal="sensor.wrist_ft_right.force"/>')
+        w('    <toggle name="hands_comply" label="Hands comply: pushed, they give way (admittance)" channel="hands.comply" keys="C"/>')
+        w('    <readout name="hand_force_left" label="Left hand contact force (N)" signal="hand_left.force"/>')
+        w('    <readout name="hand_force_right" label="Right hand contact force (N)" signal="hand_right.force"/>')
         w('    <readout name="gait_state" label="Gait (0 standing, 1 walking, 2 stopping, 3 fallen)" signal="gait.state"/>')
         w('    <lamp name="fallen_lamp" label="Fallen: drives relaxed" signal="fallen"/>')
     w("  </console>")
@@ -292,6 +297,7 @@ def main():
         # The hands, steered by one set of sticks (in [-1, 1]; hand.select picks the hand) in the
         # robot's frame or, with hands.frame high, each hand's own.
         w('    <block type="input" name="hands_frame" channel="hands.frame"/>')
+        w('    <block type="input" name="hands_comply" channel="hands.comply"/>')
         w('    <block type="input" name="hand_select" channel="hand.select"/>')
         w('    <block type="constant" name="one" value="1"/>')
         w('    <block type="sum" name="hand_index" inputs="in1=hand_select in2=one"/>')  # router: 1, 2
@@ -303,8 +309,8 @@ def main():
             joints = " ".join(a for a in arms if a.endswith("_" + sd))
             g = GRASP[sd]
             w(f'    <block type="hand" name="hand_{side}" tip="hand_{sd}" point="{g[0]:.6g} {g[1]:.6g} {g[2]:.6g}"')
-            w(f'           joints="{joints}"')
-            w('           inputs="' + " ".join(f"{c}={n}" for c, n in names.items()) + ' frame=hands_frame"/>')
+            w(f'           joints="{joints}" wrist_sensor="wrist_ft_{side}" admittance="{ADMITTANCE:g}"')
+            w('           inputs="' + " ".join(f"{c}={n}" for c, n in names.items()) + ' frame=hands_frame comply=hands_comply"/>')
     for j in legs + upper + arms:
         kind = JOINT_MOTOR[j[:-2] if j[-2:] in ("_l", "_r") else j]
         kp, kd = LEG_SERVO if j in legs else SERVO[kind]

@@ -1,17 +1,24 @@
 // hand: Cartesian teleoperation of a hand as one scheme block (HandTeleoperation). Inputs `x y z`
 // and `roll pitch yaw` (about x, y, z), each in [-1, 1] of the top speeds `top_speed` (m/s) and
-// `top_turn` (rad/s), steer the hand's target; `frame` high steers
-// in the hand's own frame, low in the robot's (the floating base's: x forward, z up). Outputs one
-// joint setpoint per arm joint (named after it, rad or m, for `servo` blocks) and the target in
-// the robot frame, `target_x target_y target_z` (m). Parameters: see scenes/README.md ("hand").
+// `top_turn` (rad/s), steer the hand's target; `frame` high steers in the hand's own frame, low
+// in the robot's (the floating base's: x forward, z up); the optional `comply` high adds the
+// admittance: the contact force the wrist's force/torque cell reads (`wrist_sensor`) times
+// `admittance` (m/s per N) moves the target too, less a dead band. Outputs one joint setpoint per
+// arm joint (named after it, rad or m, for `servo` blocks), the target in the robot frame,
+// `target_x target_y target_z` (m), and the contact force's magnitude `force` (N). Parameters:
+// see scenes/README.md ("hand").
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "../blocks.h"
 #include "../chain_tip.h"
+#include "../force_cell.h"
 #include "hand_teleoperation.h"
 #include "impetus/dynamics/world.h"
+#include "impetus/joints/joint.h"
+#include "impetus/sensors/sensor.h"
 #include "impetus/session/state_stream.h"
 
 namespace impetus::blocks {
@@ -19,13 +26,25 @@ namespace {
 
 class HandBlock : public Block {
  public:
-  HandBlock(std::vector<std::string> outputs, const World& world,
-            std::unique_ptr<arm::HandTeleoperation> hand, double topSpeed, double topTurn)
-      : Block({"x", "y", "z", "roll", "pitch", "yaw", "frame"}, std::move(outputs)),
+  /// The wrist's force/torque cell and what it carries (the hand, its jaws), for the contact
+  /// force: the cell reads the contact's force plus the load's weight, taken off.
+  struct Wrist {
+    ForceCell cell;
+    double carriedMass = 0.0;  ///< (unit: kg)
+    double admittance = 0.0;   ///< (unit: m/s per N)
+    double filterTime = 0.05;  ///< of the contact force (unit: s)
+    double deadBand = 3.0;     ///< contact force the admittance ignores (unit: N)
+  };
+  HandBlock(std::vector<std::string> inputs, std::vector<std::string> outputs, const World& world,
+            std::unique_ptr<arm::HandTeleoperation> hand, double topSpeed, double topTurn,
+            std::optional<Wrist> wrist, bool hasComply)
+      : Block(std::move(inputs), std::move(outputs)),
         world_(world),
         hand_(std::move(hand)),
         topSpeed_(topSpeed),
-        topTurn_(topTurn) {}
+        topTurn_(topTurn),
+        wrist_(wrist),
+        hasComply_(hasComply) {}
 
   void evaluate(const double* in, double* out, const SchemeContext& ctx) override {
     const auto stick = [&](int i) {
@@ -35,20 +54,53 @@ class HandBlock : public Block {
     rates.linear = topSpeed_ * Vec3(stick(0), stick(1), stick(2));
     rates.angular = topTurn_ * Vec3(stick(3), stick(4), stick(5));
     rates.inHandFrame = isHigh(in[6]);
-    const std::vector<double>& command = hand_->step(world_, rates, ctx.dt);
+    // The contact's force on the hand: the cell reads the arm's force on the hand, which
+    // carries the hand's weight and the contact's push (statics; the hand's own acceleration is
+    // neglected).
+    Vec3 contact = Vec3::Zero();
+    if (wrist_) {
+      const Vec3 measured =
+          -wrist_->cell.force(world_) - wrist_->carriedMass * world_.settings().gravity;
+      // Low-passed: the cell also reads the hand's and jaws' jolts, which the admittance would
+      // turn into motion.
+      const double share = ctx.dt / (wrist_->filterTime + ctx.dt);
+      contactForce_ += share * (measured - contactForce_);
+      contact = contactForce_;
+    }
+    const bool comply = hasComply_ && isHigh(in[7]);
+    // Below the dead band, what the cell reads of the hand's own jolts (walking, a swinging
+    // arm) moves nothing; above, the band is taken off.
+    Vec3 push = Vec3::Zero();
+    if (comply && contact.norm() > wrist_->deadBand)
+      push = contact * (1.0 - wrist_->deadBand / contact.norm());
+    const std::vector<double>& command = hand_->step(
+        world_, rates, ctx.dt, comply ? &push : nullptr, wrist_ ? wrist_->admittance : 0.0);
     const size_t n = command.size();
     for (size_t k = 0; k < n; ++k) out[k] = command[k];
     const Vec3& target = hand_->target().position;
     for (int i = 0; i < 3; ++i) out[n + size_t(i)] = target[i];
+    out[n + 3] = contact.norm();
   }
-  void reset() override { hand_->reset(); }
-  void saveState(StateWriter& out) const override { hand_->saveState(out); }
-  void loadState(StateReader& in) override { hand_->loadState(in); }
+  void reset() override {
+    hand_->reset();
+    contactForce_.setZero();
+  }
+  void saveState(StateWriter& out) const override {
+    hand_->saveState(out);
+    out.put(contactForce_);
+  }
+  void loadState(StateReader& in) override {
+    hand_->loadState(in);
+    in.get(contactForce_);
+  }
 
  private:
   const World& world_;
   std::unique_ptr<arm::HandTeleoperation> hand_;
   double topSpeed_, topTurn_;  ///< (unit: m/s, rad/s)
+  std::optional<Wrist> wrist_;
+  bool hasComply_;
+  Vec3 contactForce_ = Vec3::Zero();  ///< filtered (unit: N, world)
 };
 
 }  // namespace
@@ -72,6 +124,7 @@ std::unique_ptr<Block> makeHand(const BlockBuild& b) {
   std::vector<int> links;
   std::vector<double> maxRates;
   std::vector<std::string> outputs;
+  int lastJoint = -1;
   std::istringstream names(b.text("joints"));
   for (std::string name; names >> name;) {
     int index = -1;
@@ -90,6 +143,7 @@ std::unique_ptr<Block> makeHand(const BlockBuild& b) {
       if (d.primary) rate = std::abs(d.ratio) * d.motor->params().noLoadSpeed;
     if (!(rate > 0.0)) b.fail("joint '" + name + "' has no motor");
     links.push_back(link);
+    lastJoint = index;
     maxRates.push_back(speedShare * rate);
     outputs.push_back(name);
   }
@@ -99,11 +153,39 @@ std::unique_ptr<Block> makeHand(const BlockBuild& b) {
     posture = b.numbers("posture");
     if (posture.size() != links.size()) b.fail("posture needs one coordinate per joint (rad or m)");
   }
-  for (const char* s : {"target_x", "target_y", "target_z"}) outputs.push_back(s);
+  // The wrist's cell (in the last joint) for the contact force and the admittance.
+  std::optional<HandBlock::Wrist> wrist;
+  if (b.desc().params.count("wrist_sensor")) {
+    const std::string name = b.text("wrist_sensor");
+    const Sensor* cell = world.findSensor(name);
+    if (!cell || cell->type() != SensorType::ForceTorque)
+      b.fail("wrist_sensor '" + name + "' is not a force_torque sensor");
+    const Joint& last = world.joint(lastJoint);
+    HandBlock::Wrist w;
+    w.cell = ForceCell::inJoint(*cell, last);
+    const int carrier = wt.bodyLink[static_cast<size_t>(last.child())];
+    for (size_t body = 0; body < world.bodies().size(); ++body) {
+      const int link = wt.bodyLink[body];
+      if (link >= 0 && wt.tree.reachable(link, carrier)) w.carriedMass += world.bodies()[body].mass;
+    }
+    w.admittance = b.number("admittance", 0.002);
+    if (!(w.admittance > 0.0)) b.fail("admittance must be > 0 (m/s per N)");
+    w.filterTime = b.number("force_filter", w.filterTime);
+    if (!(w.filterTime >= 0.0)) b.fail("force_filter must be >= 0 (s)");
+    w.deadBand = b.number("force_dead_band", w.deadBand);
+    if (!(w.deadBand >= 0.0)) b.fail("force_dead_band must be >= 0 (N)");
+    wrist = w;
+  }
+  const bool hasComply = b.desc().inputs.count("comply") > 0;
+  if (hasComply && !wrist) b.fail("input comply needs a wrist_sensor");
+  std::vector<std::string> inputs{"x", "y", "z", "roll", "pitch", "yaw", "frame"};
+  if (hasComply) inputs.emplace_back("comply");
+  for (const char* s : {"target_x", "target_y", "target_z", "force"}) outputs.push_back(s);
   auto hand = std::make_unique<arm::HandTeleoperation>(std::move(wt), base, tip.link, tip.point,
                                                        std::move(links), std::move(maxRates),
                                                        std::move(posture));
-  return std::make_unique<HandBlock>(std::move(outputs), world, std::move(hand), topSpeed, topTurn);
+  return std::make_unique<HandBlock>(std::move(inputs), std::move(outputs), world, std::move(hand),
+                                     topSpeed, topTurn, wrist, hasComply);
 }
 
 }  // namespace impetus::blocks

@@ -16,6 +16,8 @@ HandTeleoperation::HandTeleoperation(tree::WorldTree tree, int base, int tipLink
       links_(std::move(links)),
       maxRates_(std::move(maxRates)),
       command_(links_.size(), 0.0) {
+  for (size_t b = 0; b < tree_->floatingBaseFirstLink.size(); ++b)
+    if (base_ >= 0 && tree_->floatingBaseFirstLink[b] == base_) baseBody_ = static_cast<int>(b);
   q_.setZero(tree_->tree.size());
   qd_.setZero(tree_->tree.size());
   posture_.setZero(tree_->tree.size());
@@ -43,8 +45,10 @@ HandPose HandTeleoperation::poseAt(const tree::VectorX& q) {
 }
 
 const std::vector<double>& HandTeleoperation::step(const World& world, const HandRates& rates,
-                                                   double dt) {
-  const bool moving = rates.linear != Vec3::Zero() || rates.angular != Vec3::Zero();
+                                                   double dt, const Vec3* contactForce,
+                                                   double admittance) {
+  const bool moving =
+      rates.linear != Vec3::Zero() || rates.angular != Vec3::Zero() || contactForce != nullptr;
   if (started_ && settled_ && !moving) return command_;  // nothing to solve: hold
   measure(world, q_);
   if (!started_) {
@@ -55,7 +59,15 @@ const std::vector<double>& HandTeleoperation::step(const World& world, const Han
   // The target moves in the chosen frame: robot-frame rates as given, hand-frame rates turned
   // by the hand's target orientation (a turn about its own axis, a push along its fingers).
   const Mat3& R = target_.orientation;
-  const Vec3 linear = rates.inHandFrame ? Vec3(R * rates.linear) : rates.linear;
+  Vec3 linear = rates.inHandFrame ? Vec3(R * rates.linear) : rates.linear;
+  if (contactForce) {
+    // The force in the robot frame: the base link's axes (its body's, turned by the placement).
+    Mat3 robot = Mat3::Identity();
+    if (baseBody_ >= 0)
+      robot = world.body(baseBody_).rotation *
+              tree_->bodyRotation[static_cast<size_t>(baseBody_)].transpose();
+    linear += admittance * (robot.transpose() * *contactForce);
+  }
   const Vec3 angular = rates.inHandFrame ? Vec3(R * rates.angular) : rates.angular;
   target_.position += linear * dt;
   target_.orientation =

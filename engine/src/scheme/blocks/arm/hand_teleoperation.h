@@ -42,8 +42,12 @@ class HandTeleoperation {
                     std::vector<double> posture);
 
   /// Moves the target by `rates` over `dt` and returns the joint setpoints (one per link).
-  /// The first step takes the target from the measured pose.
-  const std::vector<double>& step(const World& world, const HandRates& rates, double dt);
+  /// The first step takes the target from the measured pose. With `contactForce` (what the
+  /// world pushes on the hand, world frame, N) the hand complies: an admittance adds
+  /// `admittance` x that force to the commanded velocity, so a hand pushed on gives way and a
+  /// hand steered into a wall at v settles where it presses with v / admittance.
+  const std::vector<double>& step(const World& world, const HandRates& rates, double dt,
+                                  const Vec3* contactForce = nullptr, double admittance = 0.0);
 
   /// The hand's target in the robot frame (the base link's frame; world without a base).
   const HandPose& target() const { return target_; }
@@ -62,6 +66,7 @@ class HandTeleoperation {
   std::unique_ptr<tree::WorldTree> tree_;  // stable address: the solver keeps a pointer
   tree::InverseKinematics ik_;
   int base_;
+  int baseBody_ = -1;  ///< the world body of the floating base, or -1
   std::vector<int> links_;
   std::vector<double> maxRates_;
   tree::VectorX q_, posture_;

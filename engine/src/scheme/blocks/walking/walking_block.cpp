@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "../blocks.h"
+#include "../force_cell.h"
 #include "impetus/dynamics/world.h"
 #include "impetus/sensors/sensor.h"
 #include "walking_controller.h"
@@ -22,16 +23,9 @@ constexpr const char* kSignals[] = {"state",  "drives", "com_x",     "com_y",   
 
 class WalkingBlock : public Block {
  public:
-  /// A 6-axis cell in an ankle: the sensor, the foot it carries and its frame in the foot.
-  struct AnkleCell {
-    const Sensor* sensor;
-    BodyId foot;
-    Mat3 frameInFoot;
-    Vec3 centreInFoot;  ///< the joint's anchor, foot frame (relative to its centre of mass)
-  };
   WalkingBlock(std::vector<std::string> outputs, const World& world,
                std::unique_ptr<WalkingController> controller, const Sensor& imu,
-               std::array<int, 3> imuComponents, std::array<AnkleCell, 2> cells)
+               std::array<int, 3> imuComponents, std::array<ForceCell, 2> cells)
       : Block({"forward", "lateral", "turn"}, std::move(outputs)),
         world_(world),
         controller_(std::move(controller)),
@@ -46,12 +40,9 @@ class WalkingBlock : public Block {
     // centre (it reads them in its frame) - turned to the world.
     std::array<walking::AnkleWrench, 2> ankles;
     for (size_t s = 0; s < 2; ++s) {
-      const Sensor& cell = *cells_[s].sensor;
-      const RigidBody& foot = world_.body(cells_[s].foot);
-      const Mat3 toWorld = foot.rotation * cells_[s].frameInFoot;
-      ankles[s].force = toWorld * Vec3(cell.value(0), cell.value(1), cell.value(2));
-      ankles[s].torque = toWorld * Vec3(cell.value(3), cell.value(4), cell.value(5));
-      ankles[s].centre = foot.position + foot.rotation * cells_[s].centreInFoot;
+      ankles[s].force = cells_[s].force(world_);
+      ankles[s].torque = cells_[s].torque(world_);
+      ankles[s].centre = cells_[s].centre(world_);
     }
     const walking::WalkingOutputs& o =
         controller_->step(world_, Vec3(in[0], in[1], in[2]), attitude, ankles, ctx.dt);
@@ -82,7 +73,7 @@ class WalkingBlock : public Block {
   std::unique_ptr<WalkingController> controller_;
   const Sensor& imu_;
   std::array<int, 3> imuComponents_;
-  std::array<AnkleCell, 2> cells_;
+  std::array<ForceCell, 2> cells_;
 };
 
 std::array<std::string, 6> sixNames(const BlockBuild& b, const std::string& key) {
@@ -114,7 +105,7 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
       ++index;
     }
   }
-  std::array<WalkingBlock::AnkleCell, 2> cells{};
+  std::array<ForceCell, 2> cells{};
   const char* cellKeys[] = {"ft_left", "ft_right"};
   for (size_t s = 0; s < 2; ++s) {
     const std::string name = b.text(cellKeys[s]);
@@ -124,9 +115,7 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
     const Joint* ankle = b.world().findJoint(names.legJoints[s][5]);
     if (!ankle || world.body(ankle->child()).name != names.feet[s])
       b.fail(std::string(cellKeys[s]) + ": the foot must be the child of the ankle roll joint");
-    // The cell is taken to sit in the last ankle joint, its frame that joint's in the foot.
-    cells[s] = {cell, ankle->child(), ankle->frameInChild().orientation.toRotationMatrix(),
-                ankle->frameInChild().anchor};
+    cells[s] = ForceCell::inJoint(*cell, *ankle);  // in the last ankle joint
   }
   walking::WalkingParams p;
   p.stepTime = b.number("step_time", p.stepTime);
