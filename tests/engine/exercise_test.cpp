@@ -15,6 +15,7 @@
 #include "impetus/session/session_recorder.h"
 #include "impetus/session/session_replay.h"
 #include "impetus/session/simulation.h"
+#include "walker_runs.h"
 
 namespace impetus {
 namespace {
@@ -313,6 +314,8 @@ TEST(Exercise, TheGatesCourseIsDrivenByItsScriptAndFailedByDrivingStraightOn) {
 }
 
 TEST(Exercise, TheHumanoidWalksItsGatesCourseByItsScriptAndTooSlowlyByTheOther) {
+  testing::skipWalkerRunInSanitizedBuild();
+  if (IsSkipped()) return;
   {
     // Full stick, turning left from 6 s to 9 s, stopping at 14 s: both gates, then at rest in
     // the finish square.
