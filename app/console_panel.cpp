@@ -38,8 +38,21 @@ void parseMapping(const std::string& text, std::vector<int>& axes, int& button) 
   }
 }
 
+/// A joystick's keys, up, left, down, right: the arrows, or four keys named in that order
+/// ("WASD", "IJKL", "8456").
+std::array<int, 4> stickKeysOf(const std::string& keys) {
+  if (keys == "arrows") return {Qt::Key_Up, Qt::Key_Left, Qt::Key_Down, Qt::Key_Right};
+  std::array<int, 4> out{};
+  if (keys.size() != 4) return out;
+  for (size_t i = 0; i < 4; ++i) {
+    const QKeySequence seq = QKeySequence::fromString(QString(QChar(keys[i])));
+    out[i] = seq.isEmpty() ? 0 : seq[0].key();
+  }
+  return out;
+}
+
 int keyOf(const std::string& keys) {
-  if (keys.empty() || keys == "WASD" || keys == "arrows") return 0;
+  if (keys.empty() || keys == "arrows") return 0;
   const QKeySequence seq = QKeySequence::fromString(QString::fromStdString(keys));
   return seq.isEmpty() ? 0 : seq[0].key();
 }
@@ -93,6 +106,7 @@ void ConsolePanel::build(const ConsoleDesc& console) {
     c.desc = desc;
     for (const std::string& ch : desc.channels) c.channels.push_back(channelIndex(ch));
     parseMapping(desc.joystickAxis, c.padAxes, c.padButton);
+    if (desc.kind == ControlDesc::Kind::Joystick) c.stickKeys = stickKeysOf(desc.keys);
     const QString name = QString::fromStdString(desc.name);
     const size_t index = controls_.size();
     switch (desc.kind) {
@@ -209,20 +223,14 @@ void ConsolePanel::applyKeysTo(Control& c) {
   auto down = [this](int k) {
     return std::find(keysDown_.begin(), keysDown_.end(), k) != keysDown_.end() ? 1.0 : 0.0;
   };
-  const bool wasd = c.desc.keys == "WASD";
-  const double x =
-      wasd ? down(Qt::Key_D) - down(Qt::Key_A) : down(Qt::Key_Right) - down(Qt::Key_Left);
-  const double y = wasd ? down(Qt::Key_W) - down(Qt::Key_S) : down(Qt::Key_Up) - down(Qt::Key_Down);
+  const std::array<int, 4>& k = c.stickKeys;  // up, left, down, right
+  const double x = down(k[3]) - down(k[1]);
+  const double y = down(k[0]) - down(k[2]);
   static_cast<JoystickWidget*>(c.widget)->setKeyDeflection(x, y);
 }
 
 bool ConsolePanel::handleKey(int key, bool pressed) {
   if (!interactive_) return false;
-  static const int kStickKeys[] = {Qt::Key_W,  Qt::Key_A,    Qt::Key_S,    Qt::Key_D,
-                                   Qt::Key_Up, Qt::Key_Down, Qt::Key_Left, Qt::Key_Right};
-  const bool wasdKey = key == Qt::Key_W || key == Qt::Key_A || key == Qt::Key_S || key == Qt::Key_D;
-  const bool stickKey =
-      std::find(std::begin(kStickKeys), std::end(kStickKeys), key) != std::end(kStickKeys);
   bool taken = false;
   if (pressed) {
     if (std::find(keysDown_.begin(), keysDown_.end(), key) == keysDown_.end())
@@ -231,10 +239,11 @@ bool ConsolePanel::handleKey(int key, bool pressed) {
     keysDown_.erase(std::remove(keysDown_.begin(), keysDown_.end(), key), keysDown_.end());
   }
   for (Control& c : controls_) {
-    if (c.desc.kind == ControlDesc::Kind::Joystick && stickKey &&
-        (c.desc.keys == "WASD") == wasdKey && (c.desc.keys == "WASD" || c.desc.keys == "arrows")) {
-      applyKeysTo(c);
-      taken = true;
+    if (c.desc.kind == ControlDesc::Kind::Joystick) {
+      if (key != 0 && std::find(c.stickKeys.begin(), c.stickKeys.end(), key) != c.stickKeys.end()) {
+        applyKeysTo(c);
+        taken = true;
+      }
     } else if (key != 0 && keyOf(c.desc.keys) == key) {
       auto* button = static_cast<QAbstractButton*>(c.widget);
       if (c.desc.kind == ControlDesc::Kind::Toggle && pressed) button->toggle();

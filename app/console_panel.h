@@ -5,6 +5,7 @@
 // ("axis0 axis1", "button2", ...). The panel owns the input frame: one value per console channel.
 
 #include <QWidget>
+#include <array>
 #include <span>
 #include <vector>
 
@@ -61,7 +62,8 @@ class ConsolePanel : public QWidget {
     std::vector<int> padAxes;      ///< physical mapping
     int padButton = -1;
     bool padButtonWasDown = false;
-    std::vector<double> padLast;  ///< last seen axis values (sliders follow changes only)
+    std::vector<double> padLast;     ///< last seen axis values (sliders follow changes only)
+    std::array<int, 4> stickKeys{};  ///< a joystick's keys: up, left, down, right (0: none)
   };
   void setChannel(int index, double value);
   void applyKeysTo(Control& c);

@@ -330,6 +330,18 @@ class OperatorAppTest : public QObject {
     renderNow(window);
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/humanoid.png"));
     QTest::keyRelease(window.viewport(), Qt::Key_W);
+    // The hand sticks' keys: I pushes the left hand forward, 8 raises it (W is released: the
+    // walking stick's keys and the hands' are separate).
+    QTest::keyPress(window.viewport(), Qt::Key_I);
+    QTest::keyPress(window.viewport(), Qt::Key_8);
+    QVERIFY(waitSimSeconds(window, 0.1));
+    QCOMPARE(probe(window, "scheme.hand_x"), 1.0);
+    QCOMPARE(probe(window, "scheme.hand_z"), 1.0);
+    QCOMPARE(probe(window, "scheme.forward"), 0.0);
+    QTest::keyRelease(window.viewport(), Qt::Key_I);
+    QTest::keyRelease(window.viewport(), Qt::Key_8);
+    QVERIFY(waitSimSeconds(window, 0.1));
+    QCOMPARE(probe(window, "scheme.hand_x"), 0.0);
   }
 
   void anExerciseRunsWithItsChecklistAndEndsInADebrief() {

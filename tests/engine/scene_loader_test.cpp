@@ -201,6 +201,11 @@ INSTANTIATE_TEST_SUITE_P(
                  "1'/></body>\n<console>\n<knob name='k'/>\n</console>\n</scene>",
                  "bad.xml:4: unknown console control <knob>"},
         BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 "
+                 "1'/></body>\n<console>\n<joystick name='j' x='a' y='b' "
+                 "keys='WASDQ'/>\n</console>\n</scene>",
+                 "bad.xml:4: keys: 'arrows' or four keys for up, left, down, right (e.g. "
+                 "WASD), not 'WASDQ'"},
+        BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 "
                  "1'/></body>\n<console>\n<toggle name='a' channel='c'/>\n<button name='b' "
                  "channel='c'/>\n</console>\n</scene>",
                  "bad.xml:5: channel 'c' is fed by two controls"},

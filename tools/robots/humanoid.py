@@ -270,8 +270,8 @@ def main():
     w('    <joystick name="walk" label="Walk (forward, sideways)" x="walk.lateral" y="walk.forward" invert_x="true" keys="WASD" joystick="axis0 axis1"/>')
     w('    <joystick name="turn" label="Turn, look up and down" x="walk.turn" y="head.tilt" invert_x="true" keys="arrows" joystick="axis2 axis3"/>')
     if not HOLD:
-        w('    <joystick name="hand_move" label="Hand (forward, sideways)" x="hand.y" y="hand.x" invert_x="true"/>')
-        w('    <joystick name="hand_lift" label="Hand (up, turn about z)" x="hand.yaw" y="hand.z" invert_x="true"/>')
+        w('    <joystick name="hand_move" label="Hand (forward, sideways)" x="hand.y" y="hand.x" invert_x="true" keys="IJKL"/>')
+        w('    <joystick name="hand_lift" label="Hand (up, turn about z)" x="hand.yaw" y="hand.z" invert_x="true" keys="8456"/>')
         w('    <joystick name="hand_turn" label="Hand (roll, pitch)" x="hand.roll" y="hand.pitch"/>')
         w('    <toggle name="hand_select" label="Steer the right hand (off: the left)" channel="hand.select" keys="H"/>')
         w('    <toggle name="hands_frame" label="Hands steer in their own frame (off: the robot\'s)" channel="hands.frame" keys="F"/>')

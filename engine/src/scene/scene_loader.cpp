@@ -468,6 +468,10 @@ class Loader : private XmlReader {
       d.name = required(c, "name");
       d.label = text(c, "label").value_or(d.name);
       d.keys = text(c, "keys").value_or("");
+      if (d.kind == ControlDesc::Kind::Joystick && !d.keys.empty() && d.keys != "arrows" &&
+          d.keys.size() != 4)
+        fail(c, "keys: 'arrows' or four keys for up, left, down, right (e.g. WASD), not '" +
+                    d.keys + "'");
       d.joystickAxis = text(c, "joystick").value_or("");
       for (const std::string& ch : d.channels)
         if (!channels.insert(ch).second) fail(c, "channel '" + ch + "' is fed by two controls");
