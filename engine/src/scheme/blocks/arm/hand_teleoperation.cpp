@@ -29,7 +29,7 @@ HandTeleoperation::HandTeleoperation(tree::WorldTree tree, int base, int tipLink
   options_.posture = &posture_;
   options_.postureGain = 0.05;  // the redundancy settles in ~0.2 s of steering
   options_.minDamping = 0.01;   // m: steps stay bounded near a singularity
-  options_.limitMargin = 0.3;   // rad: the wrist's two rolls share a turn away from their stops
+  options_.limitMargin = 0.3;   // rad: a joint nearing a stop hands its share to the others
 }
 
 void HandTeleoperation::measure(const World& world, tree::VectorX& q) const {
