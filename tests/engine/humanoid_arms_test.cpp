@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <random>
 #include <string>
 
@@ -14,6 +15,9 @@
 #include "impetus/probes/probe.h"
 #include "impetus/scene/scene_loader.h"
 #include "impetus/scheme/scheme.h"
+#include "impetus/session/session_reader.h"
+#include "impetus/session/session_recorder.h"
+#include "impetus/session/session_replay.h"
 #include "impetus/session/simulation.h"
 #include "impetus/tree/tree_from_world.h"
 
@@ -157,16 +161,9 @@ TEST(HumanoidArms, EachHandReachesTwentyRandomTargetsStandingWithoutSlidingOrFal
   EXPECT_LT(slide, 0.001);
 }
 
-/// The humanoid before a wall whose face is 0.40 m ahead of the pelvis, at the hands' height.
+/// scenes/humanoid-wall.xml: the humanoid before a wall whose face is 0.40 m ahead of the pelvis.
 LoadedScene robotBeforeAWall() {
-  const std::string text = R"(<scene name="wall">
-  <world gravity="0 0 -9.81" step="0.01" frame="0.04"/>
-  <material name="ground" friction="1.0" restitution="0.0"/>
-  <body name="ground" fixed="true"><geom type="plane" material="ground"/></body>
-  <body name="wall" pos="0.45 0 1" fixed="true"><geom type="box" size="0.1 3 2" material="ground"/></body>
-  <include file="robots/humanoid.xml"/>
-</scene>)";
-  return loadSceneText(text, "wall.xml", kScenes);
+  return loadScene(kScenes + "/humanoid-wall.xml");
 }
 
 struct Press {
@@ -222,6 +219,35 @@ TEST(HumanoidArms, AComplyingHandPressesAWallWithTheForceItsStickCommands) {
               stiff.fell ? "pushed itself over" : "still standing");
   EXPECT_GT(stiff.peakForce, 5 * 18.0);
   EXPECT_TRUE(stiff.fell);
+}
+
+TEST(HumanoidArms, ASessionPressingAWallReplaysBitForBit) {
+  // The hands' targets, setpoints and filtered contact forces are state: a replay resumed from the
+  // keyframe at 2 s, the left hand complying against the wall, goes on as recorded.
+  const auto path = std::filesystem::temp_directory_path() / "impetus_humanoid_hands.session";
+  std::filesystem::remove(path);
+  {
+    Simulation sim(robotBeforeAWall());
+    sim.setDeterministic(true);
+    const Probe force = resolveProbe(sim.world(), &*sim.scene().scheme, "scheme.hand_left.force");
+    SessionRecorder recorder(path.string(), sim, {.operatorName = "trainee"});
+    for (int i = 0; i < 400; ++i) {
+      sim.channels()[channel(sim, "hand.x")] = i >= 20 ? 1.0 : 0.0;
+      sim.channels()[channel(sim, "hand.yaw")] = i >= 250 ? -0.5 : 0.0;
+      sim.channels()[channel(sim, "hands.comply")] = 1.0;
+      ASSERT_TRUE(sim.step().ok);
+      recorder.afterStep(sim);
+      if (i == 200) EXPECT_GT(force(), 20.0);  // pressing at the keyframe
+    }
+    recorder.finish(sim);
+  }
+  SessionReader reader(path.string());
+  SessionReplay replay(reader);
+  const auto divergence = replay.verify();
+  EXPECT_FALSE(divergence.has_value()) << divergence->what;
+  SessionReplay resumed(reader);
+  resumed.seek(210);
+  while (resumed.advance()) ASSERT_TRUE(resumed.matchesRecording()) << resumed.position();
 }
 
 TEST(HumanoidArms, BadHandParametersNameTheProblem) {
