@@ -15,11 +15,10 @@
 #include "impetus/probes/probe.h"
 #include "impetus/scene/scene_loader.h"
 #include "impetus/scheme/scheme.h"
-#include "impetus/session/session_reader.h"
 #include "impetus/session/session_recorder.h"
-#include "impetus/session/session_replay.h"
 #include "impetus/session/simulation.h"
 #include "impetus/tree/tree_from_world.h"
+#include "replay_check.h"
 
 namespace impetus {
 namespace {
@@ -237,17 +236,13 @@ TEST(HumanoidArms, ASessionPressingAWallReplaysBitForBit) {
       sim.channels()[channel(sim, "hands.comply")] = 1.0;
       ASSERT_TRUE(sim.step().ok);
       recorder.afterStep(sim);
-      if (i == 200) EXPECT_GT(force(), 20.0);  // pressing at the keyframe
+      if (i == 200) {
+        EXPECT_GT(force(), 20.0);  // pressing at the keyframe
+      }
     }
     recorder.finish(sim);
   }
-  SessionReader reader(path.string());
-  SessionReplay replay(reader);
-  const auto divergence = replay.verify();
-  EXPECT_FALSE(divergence.has_value()) << divergence->what;
-  SessionReplay resumed(reader);
-  resumed.seek(210);
-  while (resumed.advance()) ASSERT_TRUE(resumed.matchesRecording()) << resumed.position();
+  testing::expectReplaysBitForBit(path.string(), 210);
 }
 
 TEST(HumanoidArms, BadHandParametersNameTheProblem) {

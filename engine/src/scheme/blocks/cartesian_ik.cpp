@@ -92,17 +92,7 @@ std::unique_ptr<Block> makeCartesianIk(const BlockBuild& b) {
   std::vector<std::string> outputs;
   std::istringstream names(b.text("joints", ""));
   for (std::string name; names >> name;) {
-    int index = -1;
-    for (int j = 0; j < world.jointCount(); ++j)
-      if (world.joint(j).name() == name) index = j;
-    if (index < 0) b.fail("joint '" + name + "' not found");
-    const JointType type = world.joint(index).type();
-    const int link = wt.linkOfJoint(index);
-    if ((type != JointType::Revolute && type != JointType::Prismatic) || link < 0)
-      b.fail("joint '" + name + "' must be a revolute or prismatic joint of the tree");
-    if (!wt.tree.reachable(tip.link, link))
-      b.fail("joint '" + name + "' does not move the tip body '" + tip.body + "'");
-    links.push_back(link);
+    links.push_back(chainJoint(b, wt, tip, name).link);
     outputs.push_back(name);
   }
   if (links.empty()) {

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "impetus/dynamics/world.h"
+#include "impetus/joints/joint.h"
 
 namespace impetus::blocks {
 
@@ -19,6 +20,22 @@ ChainTip chainTip(const BlockBuild& b, const tree::WorldTree& wt) {
   t.point = wt.bodyRotation[static_cast<size_t>(tip)] * Vec3(p[0], p[1], p[2]) +
             wt.bodyOffset[static_cast<size_t>(tip)];
   return t;
+}
+
+ChainJoint chainJoint(const BlockBuild& b, const tree::WorldTree& wt, const ChainTip& tip,
+                      const std::string& name) {
+  const World& world = b.world();
+  ChainJoint j;
+  for (int k = 0; k < world.jointCount(); ++k)
+    if (world.joint(k).name() == name) j.index = k;
+  if (j.index < 0) b.fail("joint '" + name + "' not found");
+  const JointType type = world.joint(j.index).type();
+  j.link = wt.linkOfJoint(j.index);
+  if ((type != JointType::Revolute && type != JointType::Prismatic) || j.link < 0)
+    b.fail("joint '" + name + "' must be a revolute or prismatic joint of the tree");
+  if (!wt.tree.reachable(tip.link, j.link))
+    b.fail("joint '" + name + "' does not move the tip body '" + tip.body + "'");
+  return j;
 }
 
 }  // namespace impetus::blocks

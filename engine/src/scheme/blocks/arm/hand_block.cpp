@@ -127,23 +127,15 @@ std::unique_ptr<Block> makeHand(const BlockBuild& b) {
   int lastJoint = -1;
   std::istringstream names(b.text("joints"));
   for (std::string name; names >> name;) {
-    int index = -1;
-    for (int j = 0; j < world.jointCount(); ++j)
-      if (world.joint(j).name() == name) index = j;
-    if (index < 0) b.fail("joint '" + name + "' not found");
-    const Joint& joint = world.joint(index);
-    const int link = wt.linkOfJoint(index);
-    if ((joint.type() != JointType::Revolute && joint.type() != JointType::Prismatic) || link < 0)
-      b.fail("joint '" + name + "' must be a revolute or prismatic joint of the tree");
-    if (!wt.tree.reachable(tip.link, link))
-      b.fail("joint '" + name + "' does not move the tip body '" + tip.body + "'");
+    const ChainJoint chain = chainJoint(b, wt, tip, name);
+    const Joint& joint = world.joint(chain.index);
     // The drive's top speed at full voltage, a share of it left for the load.
     double rate = 0.0;
     for (const DriveCoupling& d : joint.drives())
       if (d.primary) rate = std::abs(d.ratio) * d.motor->params().noLoadSpeed;
     if (!(rate > 0.0)) b.fail("joint '" + name + "' has no motor");
-    links.push_back(link);
-    lastJoint = index;
+    links.push_back(chain.link);
+    lastJoint = chain.index;
     maxRates.push_back(speedShare * rate);
     outputs.push_back(name);
   }
