@@ -344,6 +344,47 @@ class OperatorAppTest : public QObject {
     QCOMPARE(probe(window, "scheme.hand_x"), 0.0);
   }
 
+  void theValveSceneOpensWithBothHandsOnTheKeysAndTheGripAndTurnOnTheConsole() {
+    // scenes/humanoid-valve.xml (seed 002's valve task): I and 8 steer the left hand, H hands the
+    // same keys to the right one, G closes both grippers; the console carries the grip toggle,
+    // the wheel's turn slider and the grip and wrist force readouts.
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(QString(IMPETUS_SCENES_DIR) + "/humanoid-valve.xml"));
+    QCOMPARE(window.sceneName(), QString("humanoid-valve"));
+    QVERIFY(waitSimSeconds(window, 0.3));
+    for (const char* name : {"hands_grip", "valve_turn", "grip_force_left", "hand_force_right"})
+      QVERIFY2(window.findChild<QWidget*>(name), name);
+    window.viewport()->setFocus();
+    const double left0 = probe(window, "scheme.hand_left.target_x");
+    const double right0 = probe(window, "scheme.hand_right.target_z");
+    QTest::keyPress(window.viewport(), Qt::Key_I);  // the left hand forward
+    QVERIFY(waitSimSeconds(window, 0.5));
+    QTest::keyRelease(window.viewport(), Qt::Key_I);
+    QVERIFY(waitSimSeconds(window, 0.1));
+    QVERIFY2(probe(window, "scheme.hand_left.target_x") > left0 + 0.04,
+             qPrintable(QString::number(probe(window, "scheme.hand_left.target_x") - left0)));
+    QTest::keyClick(window.viewport(), Qt::Key_H);  // steer the right hand
+    QTest::keyPress(window.viewport(), Qt::Key_8);  // up
+    QVERIFY(waitSimSeconds(window, 0.5));
+    QTest::keyRelease(window.viewport(), Qt::Key_8);
+    QVERIFY(waitSimSeconds(window, 0.1));
+    QVERIFY2(probe(window, "scheme.hand_right.target_z") > right0 + 0.04,
+             qPrintable(QString::number(probe(window, "scheme.hand_right.target_z") - right0)));
+    const double jaw0 = probe(window, "joint.jaw_a_l.position");
+    QTest::keyClick(window.viewport(), Qt::Key_G);  // both grippers close
+    QVERIFY(waitSimSeconds(window, 0.5));
+    QCOMPARE(probe(window, "scheme.hands_grip"), 1.0);
+    QVERIFY(probe(window, "joint.jaw_a_l.position") > jaw0 + 0.02);
+    QVERIFY(probe(window, "joint.jaw_a_r.position") > jaw0 + 0.02);
+    // The picture: from behind the robot on its left, the wheel on its pipe ahead of it.
+    window.viewport()->sceneView().setOrbit({0.35, 0.0, 1.0}, 2.6, 2.5, 0.3);
+    QVERIFY(waitSimSeconds(window, 0.2));
+    renderNow(window);
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/humanoid_valve.png"));
+  }
+
   void anExerciseRunsWithItsChecklistAndEndsInADebrief() {
     // The door exercise (scenes/mf4-door.xml): open the door 30 degrees without touching its frame.
     OpenWindow w;

@@ -170,7 +170,7 @@ def arm(torso, side):
     fa = ua.child(Body(f"forearm_{side}", fa_mid, M["forearm"],
                        [box((0.07, 0.07, FOREARM - 0.08), fa_mid, q_fore)],
                        (f"elbow_{side}", "revolute", elbow, (0, 1, 0),
-                        (-90 + math.degrees(ELBOW_BEND), math.degrees(ELBOW_BEND)))))
+                        (-140 + math.degrees(ELBOW_BEND), math.degrees(ELBOW_BEND)))))
     wy = fa.child(Body(f"forearm_roll_{side}", add(wrist, scale(fd, -0.03)), M["forearm_roll"],
                        [box((0.05, 0.05, 0.04), add(wrist, scale(fd, -0.03)), q_fore)],
                        (f"forearm_roll_{side}", "revolute", wrist, scale(fd, -1), (-120, 120))))
@@ -197,6 +197,18 @@ def arm(torso, side):
     GRASP[side] = sub(tip, palm)  # the grasp point between the jaws, hand body frame
     return [f"shoulder_pitch_{side}", f"shoulder_roll_{side}", f"shoulder_yaw_{side}",
             f"elbow_{side}", f"forearm_roll_{side}", f"wrist_pitch_{side}", f"wrist_yaw_{side}"]
+
+
+# The gripper: 10:1 gear and a 20 mm/rev screw (3.183 mm/rad: 1.9 kg of rotor inertia a jaw; at
+# 2 and 8 mm/rev, 190 and 12 kg, the contact solver let a squeezing jaw sink through what it
+# held), closed by a share of its stall torque; the valve's 8 N m breakaway at 0.2 m asks 20 N a
+# hand.
+GRIP_STALL, GRIP_GEAR, GRIP_LEAD = 0.05, 10, 0.0031831
+GRIP_SQUEEZE = 0.25
+
+
+def grip_force():
+    return GRIP_SQUEEZE * GRIP_STALL * GRIP_GEAR / GRIP_LEAD
 
 
 def main():
@@ -254,9 +266,9 @@ def main():
         w(f'  <motor name="{j}_motor" joint="{j}" stall_torque="{m["stall"]:g}" '
           f'no_load_speed="{m["rpm"]} rpm" time_constant="{m["tm"]:g}" gear_ratio="{m["gear"]}"/>')
     for sd in "lr":
-        # Gripper: 10:1 gear, 2 mm/rev screw (0.3183 mm/rad), one motor and a repeater (seed 001).
-        w(f'  <motor name="grip_{sd}_motor" joint="jaw_a_{sd}" stall_torque="0.05" '
-          f'no_load_speed="10000 rpm" time_constant="0.004" gear_ratio="10" lead="0.0003183"/>')
+        # Gripper: one motor and a repeater (seed 001).
+        w(f'  <motor name="grip_{sd}_motor" joint="jaw_a_{sd}" stall_torque="{GRIP_STALL:g}" '
+          f'no_load_speed="10000 rpm" time_constant="0.004" gear_ratio="{GRIP_GEAR}" lead="{GRIP_LEAD}"/>')
         w(f'  <repeater motor="grip_{sd}_motor" joint="jaw_b_{sd}" ratio="-1"/>')
     w("")
     w('  <sensor type="imu" name="pelvis_imu" body="pelvis"/>')
@@ -276,6 +288,10 @@ def main():
         w('    <toggle name="hand_select" label="Steer the right hand (off: the left)" channel="hand.select" keys="H"/>')
         w('    <toggle name="hands_frame" label="Hands steer in their own frame (off: the robot\'s)" channel="hands.frame" keys="F"/>')
         w('    <toggle name="hands_comply" label="Hands comply: pushed, they give way (admittance)" channel="hands.comply" keys="C"/>')
+        w('    <toggle name="hands_grip" label="Grippers closed (off: open)" channel="hands.grip" keys="G"/>')
+        w('    <slider name="valve_turn" label="Turn the held wheel (+ opens, - closes)" channel="valve.turn" min="-1" max="1"/>')
+        w('    <readout name="grip_force_left" label="Left grip force (N)" signal="joint.jaw_a_l.force"/>')
+        w('    <readout name="grip_force_right" label="Right grip force (N)" signal="joint.jaw_a_r.force"/>')
         w('    <readout name="hand_force_left" label="Left hand contact force (N)" signal="hand_left.force"/>')
         w('    <readout name="hand_force_right" label="Right hand contact force (N)" signal="hand_right.force"/>')
         w('    <readout name="gait_state" label="Gait (0 standing, 1 walking, 2 stopping, 3 fallen)" signal="gait.state"/>')
@@ -299,6 +315,14 @@ def main():
         w('    <block type="input" name="hands_frame" channel="hands.frame"/>')
         w('    <block type="input" name="hands_comply" channel="hands.comply"/>')
         w('    <block type="input" name="hand_select" channel="hand.select"/>')
+        # The assisted wheel turn: with both grippers closed on a rim, valve.turn drives both
+        # hands round it (regrasping at the ends of their reach), complying across the path.
+        w('    <block type="input" name="hands_grip" channel="hands.grip"/>')
+        w('    <block type="input" name="valve_turn" channel="valve.turn"/>')
+        w('    <block type="wheel_turn" name="wheel" inputs="turn=valve_turn grip=hands_grip'
+          ' left_x=hand_left.target_x left_y=hand_left.target_y left_z=hand_left.target_z'
+          ' right_x=hand_right.target_x right_y=hand_right.target_y right_z=hand_right.target_z"/>')
+        w('    <block type="or" name="hands_complying" inputs="in1=hands_comply in2=wheel.holding"/>')
         w('    <block type="constant" name="one" value="1"/>')
         w('    <block type="sum" name="hand_index" inputs="in1=hand_select in2=one"/>')  # router: 1, 2
         for c in ("x", "y", "z", "roll", "pitch", "yaw"):
@@ -310,7 +334,10 @@ def main():
             g = GRASP[sd]
             w(f'    <block type="hand" name="hand_{side}" tip="hand_{sd}" point="{g[0]:.6g} {g[1]:.6g} {g[2]:.6g}"')
             w(f'           joints="{joints}" wrist_sensor="wrist_ft_{side}" admittance="{ADMITTANCE:g}"')
-            w('           inputs="' + " ".join(f"{c}={n}" for c, n in names.items()) + ' frame=hands_frame comply=hands_comply"/>')
+            orbit = " ".join(f"orbit_{c}=wheel.{side}_w{c}" for c in "xyz") + " " + \
+                " ".join(f"centre_{c}=wheel.centre_{c}" for c in "xyz")
+            w('           inputs="' + " ".join(f"{c}={n}" for c, n in names.items()) +
+              f' frame=hands_frame comply=hands_complying {orbit}"/>')
     for j in legs + upper + arms:
         kind = JOINT_MOTOR[j[:-2] if j[-2:] in ("_l", "_r") else j]
         kp, kd = LEG_SERVO if j in legs else SERVO[kind]
@@ -325,10 +352,12 @@ def main():
         w(f'    <block type="servo" name="{j}_servo" motor="{j}_motor" kp="{kp:g}" kd="{kd:g}" inputs="position={src}{en}"/>')
     if not HOLD:
         w("    <!-- The grippers held 5 mm inside their open stop: left free, walking shook the jaws onto the")
-        w("         stop, where the repeater's loop and the stop trade impulses every step. -->")
-        for sd in ("l", "r"):
+        w("         stop, where the repeater's loop and the stop trade impulses every step. Closed, each")
+        w(f"         squeezes with {GRIP_SQUEEZE:g} of its stall torque in torque mode: {grip_force():.0f} N through the screw. -->")
+        for sd, side in (("l", "left"), ("r", "right")):
+            w(f'    <block type="gain" name="grip_{sd}_squeeze" k="{GRIP_SQUEEZE:g}" inputs="in=wheel.{side}_grip"/>')
             w(f'    <block type="servo" name="grip_{sd}_servo" motor="grip_{sd}_motor" kp="200" kd="2" '
-              'inputs="position=grip_open enable=gait.drives"/>')
+              f'inputs="position=grip_open enable=gait.drives squeeze=grip_{sd}_squeeze"/>')
         w('    <block type="constant" name="grip_open" value="0.005"/>')
     w('    <block type="constant" name="zero" value="0"/>')
     if not HOLD:

@@ -161,6 +161,10 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   std::vector<WorldBox> primitiveBoxes;
   // Per-step scratch (no allocation once warm).
   std::vector<ContactPoint> fresh;
+  /// Body pairs (ManifoldEntry::bodies) the exact primitive colliders searched this step, sorted.
+  std::vector<std::uint64_t> primitiveSearched;
+  /// The manifolds (bodies, shapes) with a point found this step, before seam duplicates go.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> foundManifolds;
   std::vector<BodyId>
       firstGround;  ///< by body id: the first fixed body it touches (dropSeamPoints)
   std::vector<BodyId> groundTouchers;  ///< bodies with a firstGround entry to reset
@@ -220,6 +224,7 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   /// Collides a pair of primitive-only bodies in closed form.
   void collidePrimitivePair(const BodyObject* oa, const BodyObject* ob) {
     if (oa->body > ob->body) std::swap(oa, ob);  // a canonical order: the manifold's key
+    primitiveSearched.push_back(ordered(oa->body) << 32 | ordered(ob->body));
     const RigidBody& ba = currentBodies[static_cast<size_t>(oa->body)];
     const RigidBody& bb = currentBodies[static_cast<size_t>(ob->body)];
     const double margin = pairMargin(*oa, *ob);
@@ -953,12 +958,18 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
   w.currentMaterials = &materials;
   sortByManifold(previous, w.previousOrder);  // which pairs touched: for the still pairs
   w.currentPrevious = previous;
+  w.primitiveSearched.clear();
   w.collidePrimitivePairs();
+  std::sort(w.primitiveSearched.begin(), w.primitiveSearched.end());
   w.searchAll = false;
   // Pairs with a mesh, hull or cylinder: Bullet's broadphase and narrowphase.
   if (w.anyBulletObject) w.world.performDiscreteCollisionDetection();
 
   sortByManifold(w.fresh, w.freshOrder);
+  w.foundManifolds.clear();
+  for (const ManifoldEntry& e : w.freshOrder)
+    if (w.foundManifolds.empty() || w.foundManifolds.back() != std::pair(e.bodies, e.shapes))
+      w.foundManifolds.emplace_back(e.bodies, e.shapes);
   w.dropPointsFoundTwice();
 
   // Each manifold's points are written straight into `out`: last step's that are still valid,
@@ -991,8 +1002,17 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
     // was switched off since loses its points.
     const bool enabled = !w.disabledPairs.count(pairKey(bodyA, bodyB));
     const bool frozen = w.frozen(bodyA, bodyB);
+    // A shape pair the exact colliders searched this step and found apart keeps nothing:
+    // refreshed along its old normal, a kept point still touched where the surfaces had slid
+    // apart sideways (the MF-4's wrist plate past a door's edge pushed the door for 2 s). Points
+    // dropped at a seam as another pair's count as found. Pairs the broadphase culls keep
+    // theirs until they break (docs/engine.md, "Known gaps").
+    const bool foundApart =
+        std::binary_search(w.primitiveSearched.begin(), w.primitiveSearched.end(), key.bodies) &&
+        !std::binary_search(w.foundManifolds.begin(), w.foundManifolds.end(),
+                            std::pair(key.bodies, key.shapes));
     for (; j < previousCount && w.previousOrder[j].sameManifold(key); ++j) {
-      if (!enabled || count == kManifoldCapacity) continue;
+      if (!enabled || foundApart || count == kManifoldCapacity) continue;
       out.push_back(previous[size_t(w.previousOrder[j].index)]);
       ContactPoint& c = out.back();
       if (frozen ||
@@ -1012,6 +1032,10 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
       int slot = -1;
       if (mechanism) {
         slot = matchingSlot(std::span(group, size_t(count)), c, match);
+        // Of two points found this step that merge, the deeper stands: a short tube's far end
+        // took the place of the end a gripper's jaw pressed on, and the jaw closed through it.
+        if (slot >= 0 && (fresh >> slot & 1u) && c.separation >= group[size_t(slot)].separation)
+          continue;
       } else {
         // The narrow phase may find a point twice (its perturbed re-runs): the deeper stays.
         const int twin =

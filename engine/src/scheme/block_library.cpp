@@ -37,6 +37,7 @@ constexpr std::pair<const char*, BlockFactory> kBlockTypes[] = {
     {"brake", blocks::makeBrakeOutput},
     {"ik", blocks::makeCartesianIk},
     {"hand", blocks::makeHand},
+    {"wheel_turn", blocks::makeWheelTurn},
     {"servo", blocks::makeServo},
     {"walking", blocks::makeWalking},
 };

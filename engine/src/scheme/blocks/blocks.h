@@ -35,6 +35,7 @@ IMPETUS_BLOCK(makeMotorOutput)
 IMPETUS_BLOCK(makeBrakeOutput)
 IMPETUS_BLOCK(makeCartesianIk)
 IMPETUS_BLOCK(makeHand)
+IMPETUS_BLOCK(makeWheelTurn)
 IMPETUS_BLOCK(makeServo)
 IMPETUS_BLOCK(makeWalking)
 #undef IMPETUS_BLOCK

@@ -3,10 +3,12 @@
 // `top_turn` (rad/s), steer the hand's target; `frame` high steers in the hand's own frame, low
 // in the robot's (the floating base's: x forward, z up); the optional `comply` high adds the
 // admittance: the contact force the wrist's force/torque cell reads (`wrist_sensor`) times
-// `admittance` (m/s per N) moves the target too, less a dead band. Outputs one joint setpoint per
-// arm joint (named after it, rad or m, for `servo` blocks), the target in the robot frame,
-// `target_x target_y target_z` (m), and the contact force's magnitude `force` (N). Parameters:
-// see scenes/README.md ("hand").
+// `admittance` (m/s per N) moves the target too, less a dead band. The optional `orbit_x
+// orbit_y orbit_z` (rad/s) and `centre_x centre_y centre_z` (m), robot frame, turn the whole
+// target about a line, as `wheel_turn` drives a hand along a rim it holds. Outputs one joint
+// setpoint per arm joint (named after it, rad or m, for `servo` blocks), the target in the robot
+// frame, `target_x target_y target_z` (m), and the contact force's magnitude `force` (N).
+// Parameters: see scenes/README.md ("hand").
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -37,14 +39,15 @@ class HandBlock : public Block {
   };
   HandBlock(std::vector<std::string> inputs, std::vector<std::string> outputs, const World& world,
             std::unique_ptr<arm::HandTeleoperation> hand, double topSpeed, double topTurn,
-            std::optional<Wrist> wrist, bool hasComply)
+            std::optional<Wrist> wrist, bool hasComply, bool hasOrbit)
       : Block(std::move(inputs), std::move(outputs)),
         world_(world),
         hand_(std::move(hand)),
         topSpeed_(topSpeed),
         topTurn_(topTurn),
         wrist_(wrist),
-        hasComply_(hasComply) {}
+        hasComply_(hasComply),
+        hasOrbit_(hasOrbit) {}
 
   void evaluate(const double* in, double* out, const SchemeContext& ctx) override {
     const auto stick = [&](int i) {
@@ -54,6 +57,16 @@ class HandBlock : public Block {
     rates.linear = topSpeed_ * Vec3(stick(0), stick(1), stick(2));
     rates.angular = topTurn_ * Vec3(stick(3), stick(4), stick(5));
     rates.inHandFrame = isHigh(in[6]);
+    if (hasOrbit_) {
+      const double* orbit = in + (hasComply_ ? 8 : 7);
+      const auto finite = [](const double* v) {
+        return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]);
+      };
+      if (finite(orbit) && finite(orbit + 3)) {
+        rates.orbit = Vec3(orbit[0], orbit[1], orbit[2]);
+        rates.orbitCentre = Vec3(orbit[3], orbit[4], orbit[5]);
+      }
+    }
     // The contact's force on the hand: the cell reads the arm's force on the hand, which
     // carries the hand's weight and the contact's push (statics; the hand's own acceleration is
     // neglected).
@@ -99,7 +112,7 @@ class HandBlock : public Block {
   std::unique_ptr<arm::HandTeleoperation> hand_;
   double topSpeed_, topTurn_;  ///< (unit: m/s, rad/s)
   std::optional<Wrist> wrist_;
-  bool hasComply_;
+  bool hasComply_, hasOrbit_;
   Vec3 contactForce_ = Vec3::Zero();  ///< filtered (unit: N, world)
 };
 
@@ -172,12 +185,16 @@ std::unique_ptr<Block> makeHand(const BlockBuild& b) {
   if (hasComply && !wrist) b.fail("input comply needs a wrist_sensor");
   std::vector<std::string> inputs{"x", "y", "z", "roll", "pitch", "yaw", "frame"};
   if (hasComply) inputs.emplace_back("comply");
+  const bool hasOrbit = b.desc().inputs.count("orbit_x") > 0;
+  if (hasOrbit)
+    for (const char* s : {"orbit_x", "orbit_y", "orbit_z", "centre_x", "centre_y", "centre_z"})
+      inputs.emplace_back(s);
   for (const char* s : {"target_x", "target_y", "target_z", "force"}) outputs.push_back(s);
   auto hand = std::make_unique<arm::HandTeleoperation>(std::move(wt), base, tip.link, tip.point,
                                                        std::move(links), std::move(maxRates),
                                                        std::move(posture));
   return std::make_unique<HandBlock>(std::move(inputs), std::move(outputs), world, std::move(hand),
-                                     topSpeed, topTurn, wrist, hasComply);
+                                     topSpeed, topTurn, wrist, hasComply, hasOrbit);
 }
 
 }  // namespace impetus::blocks

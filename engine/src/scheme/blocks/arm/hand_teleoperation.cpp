@@ -7,6 +7,13 @@
 
 namespace impetus::arm {
 
+namespace {
+// The solver's error past which a target counts as out of reach (some steps' worth of motion at
+// the top rates: 1 mm and 5 mrad a step).
+constexpr double kUnreachablePosition = 0.004;    // m
+constexpr double kUnreachableOrientation = 0.02;  // rad
+}  // namespace
+
 HandTeleoperation::HandTeleoperation(tree::WorldTree tree, int base, int tipLink,
                                      const Vec3& tipPoint, std::vector<int> links,
                                      std::vector<double> maxRates, std::vector<double> posture)
@@ -47,8 +54,9 @@ HandPose HandTeleoperation::poseAt(const tree::VectorX& q) {
 const std::vector<double>& HandTeleoperation::step(const World& world, const HandRates& rates,
                                                    double dt, const Vec3* contactForce,
                                                    double admittance) {
-  const bool moving =
-      rates.linear != Vec3::Zero() || rates.angular != Vec3::Zero() || contactForce != nullptr;
+  const bool orbiting = rates.orbit != Vec3::Zero();
+  const bool moving = rates.linear != Vec3::Zero() || rates.angular != Vec3::Zero() || orbiting ||
+                      contactForce != nullptr;
   if (started_ && settled_ && !moving) return command_;  // nothing to solve: hold
   measure(world, q_);
   if (!started_) {
@@ -58,16 +66,26 @@ const std::vector<double>& HandTeleoperation::step(const World& world, const Han
   }
   // The target moves in the chosen frame: robot-frame rates as given, hand-frame rates turned
   // by the hand's target orientation (a turn about its own axis, a push along its fingers).
-  const Mat3& R = target_.orientation;
-  Vec3 linear = rates.inHandFrame ? Vec3(R * rates.linear) : rates.linear;
+  Vec3 comply = Vec3::Zero();
   if (contactForce) {
     // The force in the robot frame: the base link's axes (its body's, turned by the placement).
     Mat3 robot = Mat3::Identity();
     if (baseBody_ >= 0)
       robot = world.body(baseBody_).rotation *
               tree_->bodyRotation[static_cast<size_t>(baseBody_)].transpose();
-    linear += admittance * (robot.transpose() * *contactForce);
+    comply = admittance * (robot.transpose() * *contactForce);
   }
+  if (orbiting) {
+    // Turned exactly about the line (no drift off the circle however long it runs); what the
+    // held object resists along the path is the work, not an error to give way to.
+    const Vec3 path = rates.orbit.cross(target_.position - rates.orbitCentre);
+    if (path.norm() > 0.0) comply -= path.normalized() * path.normalized().dot(comply);
+    const Mat3 turn = rotationFromVector(rates.orbit * dt).toRotationMatrix();
+    target_.position = rates.orbitCentre + turn * (target_.position - rates.orbitCentre);
+    target_.orientation = turn * target_.orientation;
+  }
+  const Mat3& R = target_.orientation;
+  const Vec3 linear = (rates.inHandFrame ? Vec3(R * rates.linear) : rates.linear) + comply;
   const Vec3 angular = rates.inHandFrame ? Vec3(R * rates.angular) : rates.angular;
   target_.position += linear * dt;
   target_.orientation =
@@ -77,8 +95,12 @@ const std::vector<double>& HandTeleoperation::step(const World& world, const Han
   for (size_t k = 0; k < links_.size(); ++k) q_[links_[k]] = command_[k];
   const tree::IkResult result = ik_.solve(q_, target_.position, &target_.orientation, options_);
   // The drives' speeds bound each setpoint's change; a limited or unreachable step leaves the
-  // target where the hand can be, so a jog held past the reach does not wind up.
-  bool limited = !result.reached;
+  // target where the hand can be, so a jog held past the reach does not wind up. A step the
+  // solver has not quite finished (a fraction of a millimetre short after its iterations) is
+  // not unreachable: pulled back each step, those shortfalls summed to centimetres over a
+  // slow reach; the next steps finish it.
+  bool limited = result.positionError > kUnreachablePosition ||
+                 result.orientationError > kUnreachableOrientation;
   for (size_t k = 0; k < links_.size(); ++k) {
     const double step = maxRates_[k] * dt;
     const double wanted = q_[links_[k]];

@@ -30,6 +30,11 @@ struct HandRates {
   Vec3 linear = Vec3::Zero();   ///< (unit: m/s)
   Vec3 angular = Vec3::Zero();  ///< (unit: rad/s)
   bool inHandFrame = false;     ///< false: robot frame
+  /// An orbit on top: the whole target pose turns at this angular velocity (rad/s, robot
+  /// frame) about the line through `orbitCentre` (m, robot frame) - a hand following the rim of
+  /// a wheel it holds. Zero: none.
+  Vec3 orbit = Vec3::Zero();
+  Vec3 orbitCentre = Vec3::Zero();
 };
 
 class HandTeleoperation {
@@ -45,7 +50,9 @@ class HandTeleoperation {
   /// The first step takes the target from the measured pose. With `contactForce` (what the
   /// world pushes on the hand, world frame, N) the hand complies: an admittance adds
   /// `admittance` x that force to the commanded velocity, so a hand pushed on gives way and a
-  /// hand steered into a wall at v settles where it presses with v / admittance.
+  /// hand steered into a wall at v settles where it presses with v / admittance. While the
+  /// target orbits, the admittance acts across the orbit's path only: the hand gives way to
+  /// what it holds, but still drives it round.
   const std::vector<double>& step(const World& world, const HandRates& rates, double dt,
                                   const Vec3* contactForce = nullptr, double admittance = 0.0);
 
