@@ -144,7 +144,8 @@ void MainWindow::buildMenus() {
       {"&Joint axes", render::DebugOverlay::kJointAxes},
       {"Centres of &mass", render::DebugOverlay::kCentresOfMass},
       {"&Balance: support polygon, ZMP, centre of mass, capture point, next step",
-       render::DebugOverlay::kBalance}};
+       render::DebugOverlay::kBalance},
+      {"&Hands: targets and wrist forces", render::DebugOverlay::kHands}};
   for (const auto& [text, layer] : layers) {
     QAction* a = overlays->addAction(text);
     a->setCheckable(true);
@@ -345,7 +346,8 @@ void MainWindow::onFrame() {
     if (perturbBody_ >= 0 && size_t(perturbBody_) < snapshot_.positions.size())
       overlay_.setSpring(std::pair(snapshot_.positions[size_t(perturbBody_)], perturbTarget_));
     if (overlay_.layers() || perturbBody_ >= 0)
-      overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions, snapshot_.balance);
+      overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions, snapshot_.balance,
+                      snapshot_.hands);
   }
   updateStatus();
   viewport_->requestFrame();
@@ -459,7 +461,8 @@ void MainWindow::setPictureInPicture(const QString& camera) {
 void MainWindow::setOverlayLayers(unsigned layers) {
   sim_.setOverlayData(layers != 0);
   overlay_.setLayers(layers);
-  overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions, snapshot_.balance);
+  overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions, snapshot_.balance,
+                  snapshot_.hands);
 }
 
 void MainWindow::setCollisionShapes(bool on) {

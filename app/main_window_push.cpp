@@ -106,7 +106,8 @@ void MainWindow::perturbRelease() {
   perturbBody_ = -1;
   sim_.setPerturbation(-1, Vec3::Zero());
   overlay_.setSpring(std::nullopt);
-  overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions, snapshot_.balance);
+  overlay_.update(snapshot_.contacts, snapshot_.joints, snapshot_.positions, snapshot_.balance,
+                  snapshot_.hands);
 }
 
 }  // namespace impetus::app

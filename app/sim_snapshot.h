@@ -46,9 +46,10 @@ struct Snapshot {
   std::vector<Quat> orientations;  ///< per body
   /// Console controls in ConsoleDesc order: a lamp's or readout's value (0 for other kinds).
   std::vector<double> indicators;
-  std::vector<ContactMark> contacts;  ///< only while overlays are shown
-  std::vector<JointMark> joints;      ///< only while overlays are shown
-  render::BalanceMarks balance;       ///< only while overlays are shown
+  std::vector<ContactMark> contacts;    ///< only while overlays are shown
+  std::vector<JointMark> joints;        ///< only while overlays are shown
+  render::BalanceMarks balance;         ///< only while overlays are shown
+  std::vector<render::HandMark> hands;  ///< only while overlays are shown
   // Cost of the physics (status bar).
   int iterations = 0;                   ///< velocity iterations of the last step
   int contactCount = 0;                 ///< contact points of the last step

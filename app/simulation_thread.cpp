@@ -1,6 +1,7 @@
 #include "simulation_thread.h"
 
 #include "balance_marks.h"
+#include "hand_marks.h"
 #include "impetus/dynamics/body_islands.h"
 
 #include <algorithm>
@@ -313,7 +314,9 @@ void SimulationThread::publish() {
       const JointPose pose = world.joint(i).pose(world.bodies());
       s.joints.push_back({pose.anchorA, pose.frameA.col(0)});
     }
-    s.balance = measureBalance(world, sim_->scene().scheme ? &*sim_->scene().scheme : nullptr);
+    const Scheme* scheme = sim_->scene().scheme ? &*sim_->scene().scheme : nullptr;
+    s.balance = measureBalance(world, scheme);
+    measureHands(scheme, s.hands);
   }
   const StepStatistics& st = world.statistics();
   s.iterations = st.velocityIterations;

@@ -49,7 +49,8 @@ void DebugOverlay::setSpring(const std::optional<std::pair<Vec3, Vec3>>& spring)
 }
 
 void DebugOverlay::update(std::span<const ContactMark> contacts, std::span<const JointMark> joints,
-                          std::span<const Vec3> centresOfMass, const BalanceMarks& balance) {
+                          std::span<const Vec3> centresOfMass, const BalanceMarks& balance,
+                          std::span<const HandMark> hands) {
   vertices_->clear();
   colours_->clear();
   auto line = [this](const Vec3& a, const Vec3& b, const osg::Vec4& colour) {
@@ -104,6 +105,17 @@ void DebugOverlay::update(std::span<const ContactMark> contacts, std::span<const
     if (balance.capturePoint) diamond(*balance.capturePoint, 0.03, {0.2f, 0.6f, 1.0f, 1.0f});
     if (balance.footstep) cross(*balance.footstep, 0.06, {1.0f, 0.8f, 0.1f, 1.0f});  // amber
   }
+  if (layers_ & kHands)
+    for (const HandMark& h : hands) {
+      // The target as a 3 cm cross (cyan), the force as an arrow at the contact-force scale
+      // (orange), drawn from the target: where the hand should be and what pushes it off.
+      for (int axis = 0; axis < 3; ++axis) {
+        const Vec3 d = 0.03 * Vec3::Unit(axis);
+        line(h.target - d, h.target + d, {0.1f, 0.9f, 0.9f, 1.0f});
+      }
+      if (h.force.norm() > 0.5)
+        line(h.target, h.target + h.force / kNewtonsPerMetre, {1.0f, 0.55f, 0.1f, 1.0f});
+    }
   if (spring_) line(spring_->first, spring_->second, {1.0f, 0.3f, 0.8f, 1.0f});  // magenta
   lineCount_ = static_cast<unsigned>(vertices_->size() / 2);
   draw_->setCount(static_cast<GLsizei>(vertices_->size()));

@@ -378,6 +378,22 @@ class OperatorAppTest : public QObject {
     QCOMPARE(probe(window, "scheme.hands_grip"), 1.0);
     QVERIFY(probe(window, "joint.jaw_a_l.position") > jaw0 + 0.02);
     QVERIFY(probe(window, "joint.jaw_a_r.position") > jaw0 + 0.02);
+    // View > Overlays > Hands: each hand's target as a cross (three lines) where the hand block
+    // puts it in the world; no wrist-force arrows while nothing pushes on the hands.
+    QAction* hands = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+      if (a->text().startsWith("&Hands")) hands = a;
+    QVERIFY(hands);
+    hands->trigger();
+    QVERIFY(waitSimSeconds(window, 0.1));
+    renderNow(window);
+    {
+      const std::vector<impetus::render::HandMark>& marks = window.lastSnapshot().hands;
+      QCOMPARE(marks.size(), size_t(2));
+      QVERIFY(std::abs(marks[0].target.x() - probe(window, "scheme.hand_left.world_x")) < 0.01);
+      QVERIFY(marks[0].target.y() > 0.1 && marks[1].target.y() < -0.1);  // left, right
+      QCOMPARE(window.overlay().lineCount(), 6u);
+    }
     // The picture: from behind the robot on its left, the wheel on its pipe ahead of it.
     window.viewport()->sceneView().setOrbit({0.35, 0.0, 1.0}, 2.6, 2.5, 0.3);
     QVERIFY(waitSimSeconds(window, 0.2));

@@ -201,6 +201,24 @@ Press pressTheWall(double stick, bool comply) {
   return press;
 }
 
+TEST(HumanoidArms, EachHandsTargetInTheWorldIsWhereItsGraspPointStands) {
+  // The overlay's target (BLOCK.world_x/y/z): the robot-frame target placed by the floating
+  // base's pose now; standing still, it is the grasp point between the jaws.
+  Simulation sim(loadScene(kScenes + "/humanoid.xml"));
+  World& world = sim.world();
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(sim.step().ok);
+  for (const char* side : {"left", "right"}) {
+    const std::string sd = std::string(side) == "left" ? "l" : "r";
+    const Vec3 grasp = 0.5 * (world.body(world.findBody("jaw_a_" + sd)).position +
+                              world.body(world.findBody("jaw_b_" + sd)).position);
+    Vec3 target;
+    for (int k = 0; k < 3; ++k)
+      target[k] = resolveProbe(world, &*sim.scene().scheme,
+                               std::string("scheme.hand_") + side + ".world_" + "xyz"[k])();
+    EXPECT_LT((target - grasp).norm(), 0.003) << side;
+  }
+}
+
 TEST(HumanoidArms, AComplyingHandPressesAWallWithTheForceItsStickCommands) {
   // Complying (hands.comply), a hand steered at v into a wall stops where it presses with
   // v / admittance past the dead band: 0.3 and full stick at the 0.1 m/s top speed, 0.002 m/s

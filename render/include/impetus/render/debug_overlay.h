@@ -2,8 +2,9 @@
 // Debug overlays drawn over the scene, each toggled on its own: contact points with their normals,
 // contact forces (arrows scaled by force), joint axes, centres of mass, and a walking robot's
 // balance (support polygon, measured ZMP, centre of mass on the ground, capture point, next
-// footstep). Lines without lighting or depth test so that they show through the bodies.
-// (Collision shapes: ScenePresenter::setWireframe.)
+// footstep), teleoperated hands (their targets, their wrists' forces as arrows). Lines without
+// lighting or depth test so that they show through the bodies. (Collision shapes:
+// ScenePresenter::setWireframe.)
 
 #include <optional>
 #include <osg/Geode>
@@ -37,6 +38,13 @@ struct BalanceMarks {
   std::optional<Vec3> footstep;      ///< the walking controller's next footstep
 };
 
+/// A teleoperated hand (HandsLayer), world frame: where its operator steers it and the contact
+/// force its wrist's cell reads.
+struct HandMark {
+  Vec3 target = Vec3::Zero();  ///< (m)
+  Vec3 force = Vec3::Zero();   ///< on the hand (N)
+};
+
 class DebugOverlay {
  public:
   enum Layer : unsigned {
@@ -45,6 +53,7 @@ class DebugOverlay {
     kJointAxes = 1u << 2,
     kCentresOfMass = 1u << 3,
     kBalance = 1u << 4,
+    kHands = 1u << 5,
   };
   static constexpr double kNewtonsPerMetre = 200.0;  ///< force arrow scale
   static constexpr double kAxisLength = 0.15;        ///< joint axis half-length (m)
@@ -59,7 +68,8 @@ class DebugOverlay {
   void setSpring(const std::optional<std::pair<Vec3, Vec3>>& spring);
   /// Rebuilds the lines for the current state.
   void update(std::span<const ContactMark> contacts, std::span<const JointMark> joints,
-              std::span<const Vec3> centresOfMass, const BalanceMarks& balance = {});
+              std::span<const Vec3> centresOfMass, const BalanceMarks& balance = {},
+              std::span<const HandMark> hands = {});
   /// Lines drawn in the last update (tests).
   unsigned lineCount() const { return lineCount_; }
 

@@ -7,8 +7,10 @@
 // orbit_y orbit_z` (rad/s) and `centre_x centre_y centre_z` (m), robot frame, turn the whole
 // target about a line, as `wheel_turn` drives a hand along a rim it holds. Outputs one joint
 // setpoint per arm joint (named after it, rad or m, for `servo` blocks), the target in the robot
-// frame, `target_x target_y target_z` (m), and the contact force's magnitude `force` (N).
-// Parameters: see scenes/README.md ("hand").
+// frame, `target_x target_y target_z` (m), the contact force's magnitude `force` (N), and for
+// the overlays the target in the world, `world_x world_y world_z` (m), and the contact force,
+// `force_x force_y force_z` (N, world; zero without a wrist sensor). Parameters: see
+// scenes/README.md ("hand").
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -93,6 +95,12 @@ class HandBlock : public Block {
     const Vec3& target = hand_->target().position;
     for (int i = 0; i < 3; ++i) out[n + size_t(i)] = target[i];
     out[n + 3] = contact.norm();
+    // For the overlays: the target and the contact force in the world.
+    const Vec3 targetInWorld = hand_->toWorld(world_, target);
+    for (int i = 0; i < 3; ++i) {
+      out[n + 4 + size_t(i)] = targetInWorld[i];
+      out[n + 7 + size_t(i)] = contact[i];
+    }
   }
   void reset() override {
     hand_->reset();
@@ -189,7 +197,9 @@ std::unique_ptr<Block> makeHand(const BlockBuild& b) {
   if (hasOrbit)
     for (const char* s : {"orbit_x", "orbit_y", "orbit_z", "centre_x", "centre_y", "centre_z"})
       inputs.emplace_back(s);
-  for (const char* s : {"target_x", "target_y", "target_z", "force"}) outputs.push_back(s);
+  for (const char* s : {"target_x", "target_y", "target_z", "force", "world_x", "world_y",
+                        "world_z", "force_x", "force_y", "force_z"})
+    outputs.push_back(s);
   auto hand = std::make_unique<arm::HandTeleoperation>(std::move(wt), base, tip.link, tip.point,
                                                        std::move(links), std::move(maxRates),
                                                        std::move(posture));

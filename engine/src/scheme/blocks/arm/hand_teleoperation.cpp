@@ -44,6 +44,20 @@ void HandTeleoperation::measure(const World& world, tree::VectorX& q) const {
   if (base_ >= 0) q.segment<6>(base_).setZero();
 }
 
+Mat3 HandTeleoperation::robotRotation(const World& world) const {
+  if (baseBody_ < 0) return Mat3::Identity();
+  return world.body(baseBody_).rotation *
+         tree_->bodyRotation[static_cast<size_t>(baseBody_)].transpose();
+}
+
+Vec3 HandTeleoperation::toWorld(const World& world, const Vec3& robotPoint) const {
+  if (baseBody_ < 0) return robotPoint;
+  // x_link = R x_body + offset for the base body in its link (tree_from_world.h).
+  const auto b = static_cast<size_t>(baseBody_);
+  return world.body(baseBody_).position +
+         robotRotation(world) * (robotPoint - tree_->bodyOffset[b]);
+}
+
 HandPose HandTeleoperation::poseAt(const tree::VectorX& q) {
   HandPose pose;
   pose.position = ik_.tipPosition(q);  // poses the solver's kinematics at q
@@ -67,14 +81,7 @@ const std::vector<double>& HandTeleoperation::step(const World& world, const Han
   // The target moves in the chosen frame: robot-frame rates as given, hand-frame rates turned
   // by the hand's target orientation (a turn about its own axis, a push along its fingers).
   Vec3 comply = Vec3::Zero();
-  if (contactForce) {
-    // The force in the robot frame: the base link's axes (its body's, turned by the placement).
-    Mat3 robot = Mat3::Identity();
-    if (baseBody_ >= 0)
-      robot = world.body(baseBody_).rotation *
-              tree_->bodyRotation[static_cast<size_t>(baseBody_)].transpose();
-    comply = admittance * (robot.transpose() * *contactForce);
-  }
+  if (contactForce) comply = admittance * (robotRotation(world).transpose() * *contactForce);
   if (orbiting) {
     // Turned exactly about the line (no drift off the circle however long it runs); what the
     // held object resists along the path is the work, not an error to give way to.

@@ -58,6 +58,10 @@ class HandTeleoperation {
 
   /// The hand's target in the robot frame (the base link's frame; world without a base).
   const HandPose& target() const { return target_; }
+  /// A point of the robot frame in the world, as the floating base stands now.
+  Vec3 toWorld(const World& world, const Vec3& robotPoint) const;
+  /// The robot frame's axes in the world (the base link's: its body's, turned by the placement).
+  Mat3 robotRotation(const World& world) const;
   /// The hand's pose at joint coordinates `q` of the whole tree, robot frame.
   HandPose poseAt(const tree::VectorX& q);
   /// The tree's coordinates with the base at the origin, as step() solves in.
