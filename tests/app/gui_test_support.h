@@ -1,6 +1,7 @@
 #pragma once
 // Helpers the GUI tests share: wait for frames, project world points into a grabbed image, read
 // probes of the running simulation between two of its steps.
+#include <QAction>
 #include <QImage>
 #include <QTest>
 #include <cmath>
@@ -58,6 +59,13 @@ inline double probe(MainWindow& window, const std::string& name) {
     value = impetus::resolveProbe(sim.world(), scheme, name)();
   });
   return value;
+}
+
+/// The window's menu action whose text starts with `prefix` (mnemonic '&' included), or null.
+inline QAction* menuAction(MainWindow& window, const QString& prefix) {
+  for (QAction* a : window.findChildren<QAction*>())
+    if (a->text().startsWith(prefix)) return a;
+  return nullptr;
 }
 
 inline double simTime(MainWindow& window) {

@@ -284,9 +284,7 @@ class OperatorAppTest : public QObject {
     // soles (0.24 m long, 0.2 m between the feet plus a 0.13 m sole), the measured ZMP and the
     // centre of mass inside it; a line per polygon side, 2 (ZMP cross), 4 (centre of mass), 4
     // (capture point), 2 (next step).
-    QAction* balance = nullptr;
-    for (QAction* a : window.findChildren<QAction*>())
-      if (a->text().startsWith("&Balance")) balance = a;
+    QAction* balance = menuAction(window, "&Balance");
     QVERIFY(balance);
     balance->trigger();
     QVERIFY(waitSimSeconds(window, 0.1));
@@ -380,9 +378,7 @@ class OperatorAppTest : public QObject {
     QVERIFY(probe(window, "joint.jaw_a_r.position") > jaw0 + 0.02);
     // View > Overlays > Hands: each hand's target as a cross (three lines) where the hand block
     // puts it in the world; no wrist-force arrows while nothing pushes on the hands.
-    QAction* hands = nullptr;
-    for (QAction* a : window.findChildren<QAction*>())
-      if (a->text().startsWith("&Hands")) hands = a;
+    QAction* hands = menuAction(window, "&Hands");
     QVERIFY(hands);
     hands->trigger();
     QVERIFY(waitSimSeconds(window, 0.1));

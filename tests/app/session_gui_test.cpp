@@ -5,7 +5,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QChart>
-#include <QLineSeries>
 #include <QComboBox>
 #include <QDialog>
 #include <QDir>
@@ -14,6 +13,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineSeries>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
@@ -28,7 +28,6 @@
 
 #include "console_panel.h"
 #include "event_strip.h"
-#include "limit_plots.h"
 #include "exercise_panel.h"
 #include "gui_test_support.h"
 #include "impetus/exercise/exercise_evaluator.h"
@@ -40,6 +39,7 @@
 #include "impetus/session/simulation.h"
 #include "indicator_lamp.h"
 #include "joystick_widget.h"
+#include "limit_plots.h"
 #include "replay_session.h"
 #include "replay_timeline.h"
 #include "session_browser.h"
@@ -207,9 +207,7 @@ class SessionGuiTest : public QObject {
     MainWindow window;
     QVERIFY(openHumanoidRecording(window));
     QVERIFY(waitSimSeconds(window, 0.3));
-    QAction* push = nullptr;
-    for (QAction* a : window.findChildren<QAction*>())
-      if (a->text().startsWith("Push a &body")) push = a;
+    QAction* push = menuAction(window, "Push a &body");
     QVERIFY(push);
     bool filled = false;
     QTimer::singleShot(200, [&] {
