@@ -2,24 +2,10 @@
 
 #include <string>
 
+#include "block_ports.h"
 #include "impetus/math/convex_hull_2d.h"
 
 namespace impetus::app {
-namespace {
-
-/// The signal BLOCK.<port> of the first block that has both BLOCK.<x> and BLOCK.<y>.
-std::optional<std::pair<int, int>> signalPair(const Scheme& scheme, const std::string& x,
-                                              const std::string& y) {
-  for (const std::string& name : scheme.signalNames()) {
-    if (name.size() <= x.size() || name.compare(name.size() - x.size(), x.size(), x) != 0) continue;
-    const std::string block = name.substr(0, name.size() - x.size());
-    const int ix = scheme.signalIndex(name), iy = scheme.signalIndex(block + y);
-    if (ix >= 0 && iy >= 0) return std::pair(ix, iy);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 render::BalanceMarks measureBalance(const World& world, const Scheme* scheme) {
   render::BalanceMarks marks;
@@ -53,10 +39,14 @@ render::BalanceMarks measureBalance(const World& world, const Scheme* scheme) {
     }
   if (mass > 0.0) marks.centreOfMass = Vec3(centre.x() / mass, centre.y() / mass, ground);
   if (scheme) {
-    if (const auto cp = signalPair(*scheme, ".cp_x", ".cp_y"))
-      marks.capturePoint = Vec3(scheme->signalAt(cp->first), scheme->signalAt(cp->second), ground);
-    if (const auto step = signalPair(*scheme, ".step_x", ".step_y"))
-      marks.footstep = Vec3(scheme->signalAt(step->first), scheme->signalAt(step->second), ground);
+    // The first walking controller's.
+    const auto onGround = [&](const std::vector<int>& xy) {
+      return Vec3(scheme->signalAt(xy[0]), scheme->signalAt(xy[1]), ground);
+    };
+    if (const auto cp = blocksWithPorts(*scheme, {"cp_x", "cp_y"}); !cp.empty())
+      marks.capturePoint = onGround(cp.front());
+    if (const auto step = blocksWithPorts(*scheme, {"step_x", "step_y"}); !step.empty())
+      marks.footstep = onGround(step.front());
   }
   return marks;
 }
