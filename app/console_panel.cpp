@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -63,6 +64,45 @@ QString labelOf(const ControlDesc& c) {
   return text;
 }
 
+/// "red_" -> "red": a robot's tab title.
+QString robotTitle(const std::string& prefix) {
+  QString t = QString::fromStdString(prefix);
+  while (t.size() > 1 && (t.endsWith('_') || t.endsWith('-'))) t.chop(1);
+  return t;
+}
+
+/// One robot's part of the panel: its sticks, switches and indicators.
+struct Section {
+  QWidget* page = new QWidget;
+  QWidget* sticks = new QWidget;
+  // Three sticks a row: a robot with many (the humanoid's walking and hand sticks) would
+  // otherwise widen the console until the 3D view is a strip.
+  QGridLayout* sticksLayout = new QGridLayout(sticks);
+  int stickCount = 0;
+  QGroupBox* switches = new QGroupBox("Switches");
+  QVBoxLayout* switchesLayout = new QVBoxLayout(switches);
+  QGroupBox* gauges = new QGroupBox("Indicators");
+  QFormLayout* gaugesLayout = new QFormLayout(gauges);
+  Section() { sticksLayout->setContentsMargins(0, 0, 0, 0); }
+  /// Lays out what was filled in and returns the page.
+  QWidget* finish() {
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(sticks);
+    if (switchesLayout->count() > 0)
+      layout->addWidget(switches);
+    else
+      delete switches;
+    if (gaugesLayout->rowCount() > 0)
+      layout->addWidget(gauges);
+    else
+      delete gauges;
+    layout->addStretch(1);
+    return page;
+  }
+};
+constexpr int kSticksPerRow = 3;
+
 }  // namespace
 
 ConsolePanel::ConsolePanel(QWidget* parent) : QWidget(parent) {
@@ -74,6 +114,9 @@ void ConsolePanel::clear() {
   controls_.clear();
   values_.clear();
   keysDown_.clear();
+  robots_.clear();
+  selected_.clear();
+  robotTabs_ = nullptr;
   QLayoutItem* item;
   while ((item = layout()->takeAt(0)) != nullptr) {
     delete item->widget();
@@ -89,19 +132,19 @@ void ConsolePanel::build(const ConsoleDesc& console) {
     return static_cast<int>(std::find(channels.begin(), channels.end(), name) - channels.begin());
   };
 
-  auto* sticks = new QWidget;
-  // Three sticks a row: a robot with many (the humanoid's walking and hand sticks) would
-  // otherwise widen the console until the 3D view is a strip.
-  auto* sticksLayout = new QGridLayout(sticks);
-  constexpr int kSticksPerRow = 3;
-  int stickCount = 0;
-  sticksLayout->setContentsMargins(0, 0, 0, 0);
-  auto* switches = new QGroupBox("Switches");
-  auto* switchesLayout = new QVBoxLayout(switches);
-  auto* gauges = new QGroupBox("Indicators");
-  auto* gaugesLayout = new QFormLayout(gauges);
-
+  // The scene's own controls, then one section a robot (in the order the scene includes them).
+  std::vector<std::string> owners{""};
+  for (const ControlDesc& desc : console.controls)
+    if (std::find(owners.begin(), owners.end(), desc.robot) == owners.end())
+      owners.push_back(desc.robot);
+  std::vector<Section> sections(owners.size());
   for (const ControlDesc& desc : console.controls) {
+    Section& section =
+        sections[size_t(std::find(owners.begin(), owners.end(), desc.robot) - owners.begin())];
+    QGridLayout* sticksLayout = section.sticksLayout;
+    QVBoxLayout* switchesLayout = section.switchesLayout;
+    QFormLayout* gaugesLayout = section.gaugesLayout;
+    int& stickCount = section.stickCount;
     Control c;
     c.desc = desc;
     for (const std::string& ch : desc.channels) c.channels.push_back(channelIndex(ch));
@@ -199,17 +242,47 @@ void ConsolePanel::build(const ConsoleDesc& console) {
     }
     controls_.push_back(std::move(c));
   }
-  layout()->addWidget(sticks);
-  if (switchesLayout->count() > 0)
-    layout()->addWidget(switches);
-  else
-    delete switches;
-  if (gaugesLayout->rowCount() > 0)
-    layout()->addWidget(gauges);
-  else
-    delete gauges;
+  // One robot (or none): its controls as they are; several: a tab each, below the scene's own.
+  if (owners.size() <= 2) {
+    for (Section& s : sections) layout()->addWidget(s.finish());
+  } else {
+    layout()->addWidget(sections[0].finish());
+    robots_.assign(owners.begin() + 1, owners.end());
+    robotTabs_ = new QTabWidget;
+    robotTabs_->setObjectName("robots");
+    robotTabs_->setFocusPolicy(Qt::NoFocus);  // the keys belong to the controls
+    for (size_t i = 1; i < sections.size(); ++i)
+      robotTabs_->addTab(sections[i].finish(), robotTitle(owners[i]));
+    layout()->addWidget(robotTabs_);
+    selected_ = robots_.front();
+    connect(robotTabs_, &QTabWidget::currentChanged, this, [this](int index) {
+      if (index >= 0 && size_t(index) < robots_.size()) selectRobot(robots_[size_t(index)]);
+    });
+  }
   static_cast<QVBoxLayout*>(layout())->addStretch(1);
   emit inputChanged();
+}
+
+void ConsolePanel::selectRobot(const std::string& robot) {
+  const auto it = std::find(robots_.begin(), robots_.end(), robot);
+  if (it == robots_.end() || robot == selected_) return;
+  // The robot left behind lets go of the keys' sticks (its buttons keep their state).
+  for (Control& c : controls_) {
+    if (c.desc.kind != ControlDesc::Kind::Joystick || c.desc.robot != selected_) continue;
+    auto* stick = static_cast<JoystickWidget*>(c.widget);
+    stick->setKeyDeflection(0.0, 0.0);
+    if (!c.padLast.empty() && !stick->dragging()) {  // and of the gamepad's
+      c.padLast.clear();
+      stick->showValue(stick->xValue(), stick->yValue());
+      setChannel(c.channels.at(0), 0.0);
+      setChannel(c.channels.at(1), 0.0);
+    }
+  }
+  selected_ = robot;
+  for (Control& c : controls_)
+    if (c.desc.kind == ControlDesc::Kind::Joystick && c.desc.robot == selected_) applyKeysTo(c);
+  if (robotTabs_) robotTabs_->setCurrentIndex(int(it - robots_.begin()));
+  emit robotSelected(selected_);
 }
 
 void ConsolePanel::setChannel(int index, double value) {
@@ -239,6 +312,7 @@ bool ConsolePanel::handleKey(int key, bool pressed) {
     keysDown_.erase(std::remove(keysDown_.begin(), keysDown_.end(), key), keysDown_.end());
   }
   for (Control& c : controls_) {
+    if (!driven(c)) continue;
     if (c.desc.kind == ControlDesc::Kind::Joystick) {
       if (key != 0 && std::find(c.stickKeys.begin(), c.stickKeys.end(), key) != c.stickKeys.end()) {
         applyKeysTo(c);
@@ -261,6 +335,7 @@ void ConsolePanel::applyGamepad(const GamepadState& pad) {
     return i >= 0 && size_t(i) < pad.axes.size() ? pad.axes[size_t(i)] : 0.0;
   };
   for (Control& c : controls_) {
+    if (!driven(c)) continue;
     if (c.desc.kind == ControlDesc::Kind::Joystick && c.padAxes.size() >= 2) {
       auto* stick = static_cast<JoystickWidget*>(c.widget);
       // SDL reports a stick pushed forward as negative: the console's y is up.

@@ -3,6 +3,8 @@
 // joysticks, toggles, push buttons, sliders, indicator lamps and numeric readouts. Joysticks and
 // toggles also answer their keyboard keys, and a physical joystick through its mapping
 // ("axis0 axis1", "button2", ...). The panel owns the input frame: one value per console channel.
+// A scene with several robots (<include prefix>) gets a tab a robot: the robot whose tab is
+// shown is the one the keys and the gamepad drive.
 
 #include <QWidget>
 #include <array>
@@ -15,6 +17,7 @@
 class QAbstractButton;
 class QLabel;
 class QSlider;
+class QTabWidget;
 
 namespace impetus::app {
 
@@ -43,6 +46,12 @@ class ConsolePanel : public QWidget {
   /// recorded state, sticks and push buttons start released.
   void adoptInput(std::span<const double> channels);
 
+  /// The robots of the console (their include prefixes, in scene order; empty for one robot),
+  /// and the one the keys and the gamepad drive.
+  const std::vector<std::string>& robots() const { return robots_; }
+  const std::string& selectedRobot() const { return selected_; }
+  void selectRobot(const std::string& robot);
+
   /// Widgets by control name (GUI tests drive them like an operator).
   JoystickWidget* joystick(const QString& name) const;
   QAbstractButton* button(const QString& name) const;
@@ -52,6 +61,8 @@ class ConsolePanel : public QWidget {
 
  signals:
   void inputChanged();
+  /// The operator chose another robot (its include prefix).
+  void robotSelected(const std::string& robot);
 
  private:
   struct Control {
@@ -68,11 +79,17 @@ class ConsolePanel : public QWidget {
   void setChannel(int index, double value);
   void applyKeysTo(Control& c);
   void clear();
+  /// Whether the keys and the gamepad reach this control (the scene's own, or the chosen
+  /// robot's).
+  bool driven(const Control& c) const { return c.desc.robot.empty() || c.desc.robot == selected_; }
 
   std::vector<Control> controls_;
   std::vector<double> values_;
   std::vector<int> keysDown_;
   bool interactive_ = true;
+  std::vector<std::string> robots_;
+  std::string selected_;
+  QTabWidget* robotTabs_ = nullptr;
 };
 
 }  // namespace impetus::app

@@ -91,6 +91,14 @@ QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWid
 void MainWindow::buildDocks() {
   console_ = new ConsolePanel;
   addDock("Console", "console", console_, Qt::RightDockWidgetArea);
+  // The orbit view follows the robot the keys drive.
+  connect(console_, &ConsolePanel::robotSelected, this, [this](const std::string& robot) {
+    for (size_t i = 0; i < bodyNames_.size(); ++i)
+      if (bodyIsDynamic_[i] && bodyNames_[i].rfind(robot, 0) == 0) {
+        followBody_ = int(i);
+        break;
+      }
+  });
   connect(console_, &ConsolePanel::inputChanged, this,
           [this] { sim_.setInput(console_->channelValues()); });
 

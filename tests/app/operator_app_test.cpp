@@ -18,6 +18,9 @@
 #include <QTest>
 #include <cmath>
 
+#include <QTabBar>
+#include <QTabWidget>
+
 #include "console_panel.h"
 #include "exercise_panel.h"
 #include "gui_test_support.h"
@@ -264,6 +267,52 @@ class OperatorAppTest : public QObject {
     const double x = window.plots()->lastValue(0);
     QVERIFY2(x > -2.99 && x < 2.995, qPrintable(QString::number(x)));
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/contact_stress.png"));
+  }
+
+  void theTeamsRobotsAreDrivenOneAtATime() {
+    // scenes/mf4-team.xml: two MF-4s, each a console tab. W drives the robot whose tab is
+    // shown; choosing the other tab hands the keys over.
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString scene = QFileInfo(MainWindow::defaultScenePath()).dir().filePath("mf4-team.xml");
+    QVERIFY(window.openScene(scene));
+    impetus::app::ConsolePanel* console = window.console();
+    QCOMPARE(console->robots(), (std::vector<std::string>{"red_", "blue_"}));
+    auto* tabs = console->findChild<QTabWidget*>("robots");
+    QVERIFY(tabs);
+    QCOMPARE(tabs->count(), 2);
+    QCOMPARE(tabs->tabText(0), QString("red"));
+    QVERIFY(console->joystick("red_drive") && console->joystick("blue_drive"));
+    window.viewport()->setFocus();
+    QVERIFY(waitSimSeconds(window, 0.2));
+    const double redStart = probe(window, "body.red_hull.x");
+    const double blueStart = probe(window, "body.blue_hull.x");
+    QTest::keyPress(window.viewport(), Qt::Key_W);
+    QVERIFY(waitSimSeconds(window, 1.0));
+    QTest::keyRelease(window.viewport(), Qt::Key_W);
+    QVERIFY2(probe(window, "body.red_hull.x") - redStart > 0.5,
+             qPrintable(QString::number(probe(window, "body.red_hull.x") - redStart)));
+    QVERIFY(std::abs(probe(window, "body.blue_hull.x") - blueStart) < 0.01);
+    // The blue tab, clicked as an operator would: now W drives blue, and red stays.
+    QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, Qt::NoModifier,
+                      tabs->tabBar()->tabRect(1).center());
+    QCOMPARE(console->selectedRobot(), std::string("blue_"));
+    window.viewport()->setFocus();
+    // The orbit view follows blue now: it looks at blue's hull.
+    window.viewport()->sceneView().setOrbit(
+        {probe(window, "body.blue_hull.x"), probe(window, "body.blue_hull.y"), 0.3}, 7.0, -2.4,
+        0.5);
+    QVERIFY(waitSimSeconds(window, 1.0));  // red rolls to a stop
+    const double redStopped = probe(window, "body.red_hull.x");
+    QTest::keyPress(window.viewport(), Qt::Key_W);
+    QVERIFY(waitSimSeconds(window, 1.0));
+    QVERIFY2(probe(window, "body.blue_hull.x") - blueStart > 0.5,
+             qPrintable(QString::number(probe(window, "body.blue_hull.x") - blueStart)));
+    QVERIFY(std::abs(probe(window, "body.red_hull.x") - redStopped) < 0.01);
+    renderNow(window);
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/mf4_team.png"));
+    QTest::keyRelease(window.viewport(), Qt::Key_W);
   }
 
   void theHumanoidWalksFromTheKeys() {

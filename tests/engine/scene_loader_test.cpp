@@ -174,7 +174,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "bad.xml:3: duplicate body name 'b'"},
         BadScene{"<scene>\n<material name='m'/>\n<material name='m'/>\n<body name='b' "
                  "mass='1'><geom type='box' size='1 1 1'/></body>\n</scene>",
-                 "bad.xml:3: duplicate material 'm'"},
+                 "bad.xml:3: duplicate material name 'm'"},
         BadScene{"<scene>\n<body name='b' mass='1'><geom type='box' size='1 1 1'/></body>\n<motor "
                  "name='m' joint='nope' stall_torque='1' no_load_speed='1' "
                  "time_constant='1'/>\n</scene>",

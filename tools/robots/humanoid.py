@@ -240,8 +240,8 @@ def main():
     w("     walking posture: knees bent %.1f degrees, hips %.2f m above the ground. -->"
       % (2 * math.degrees(BEND), HIP_HEIGHT))
     w('<robot name="humanoid">')
-    w('  <material name="hum_shell" friction="0.5" restitution="0.1"/>')
-    w('  <material name="hum_sole" friction="1.0" restitution="0.0" rolling="0.002" spinning="0.005"/>')
+    w('  <material name="hum_shell" friction="0.5" restitution="0.1" shared="true"/>')
+    w('  <material name="hum_sole" friction="1.0" restitution="0.0" rolling="0.002" spinning="0.005"\n            shared="true"/>')
     w("")
     out.extend(pelvis.xml((0, 0, 0), 2))
     w("")

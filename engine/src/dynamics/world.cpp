@@ -177,8 +177,8 @@ double World::motorEffectiveInertia(const MotorEntry& m) const {
 void World::addTrackMotorRows(double dt) {
   // A motor geared to a joint gets its rows from the joint; a track drive's come from here.
   const bool warm = settings_.solver.warmStart;
-  for (MotorEntry& m : motors_) {
-    if (m.joint) continue;
+  for (const int index : solverIslands_.trackMotors(*island_)) {
+    MotorEntry& m = motors_[static_cast<size_t>(index)];
     const DcMotor& motor = *m.motor;
     m.characteristicRow = m.brakeRow = -1;
     if (motor.params().electricalTimeConstant == 0.0) {
@@ -195,8 +195,8 @@ void World::addTrackMotorRows(double dt) {
 }
 
 void World::storeTrackMotorImpulses(double dt) {
-  for (MotorEntry& m : motors_) {
-    if (m.joint) continue;
+  for (const int index : solverIslands_.trackMotors(*island_)) {
+    MotorEntry& m = motors_[static_cast<size_t>(index)];
     m.cachedImpulses[0] = m.characteristicRow >= 0 ? rows_.row(m.characteristicRow).impulse : 0.0;
     m.cachedImpulses[1] = m.brakeRow >= 0 ? rows_.row(m.brakeRow).impulse : 0.0;
     if (m.characteristicRow >= 0) m.motor->setTorque(m.cachedImpulses[0] / dt);
@@ -309,20 +309,13 @@ StepStatus World::substep(double dt) {
   }
   const auto t1 = Clock::now();
 
-  prepareRows(dt, false);
-  preProjectJoints(dt);
-  const auto t2 = Clock::now();
-
-  // A tree that holds every row, all of them equalities, is solved exactly from any start:
-  // warm starting it would only cost applying the impulses the solve then recomputes (2.5 % of a
-  // chain30 step). (One-sided rows and friction in the tree are not: which of them it keeps
-  // depends on the impulses it starts from.)
-  if (rows_.treeHoldsOnlyEqualities())
-    for (ConstraintRow& r : rows_.rows()) r.impulse = 0.0;
-  else if (solver.warmStart) {
-    rows_.fillResponses();
-    applyAccumulatedImpulses(rows_.rows(), velocities_, rotorSpeeds_);
-  }
+  // Island by island (solver_islands.h): rows prepared, then solved to that island's own
+  // convergence.
+  partitionIslands();
+  jointBesideTree_.assign(joints_.size(), 0);
+  preProjectionMoves_.resize(bodies_.size());
+  pseudoVelocities_.resize(bodies_.size());
+  pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
   const bool adaptive = !solver.deterministic;
   SolveStop stop;
   stop.maxIterations = std::max(solver.velocityIterations, 1);
@@ -332,15 +325,32 @@ StepStatus World::substep(double dt) {
   stop.velocityTolerance = solver.velocityTolerance;
   stop.stallVelocity = solver.stallVelocity;
   stop.useDeadline = adaptive && solver.timeBudget > 0.0;
-  stop.deadline = t2 + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(solver.timeBudget));
-  const SolveResult velocityResult = solveBlocks(rows_, velocities_, rotorSpeeds_, stop);
-  applyRestitution();
-  keepFrictionInCones();
-  for (auto& j : joints_)
-    if (!jointIdle(*j)) j->storeImpulses(rows_, bodies_, dt);
-  storeContactImpulses();
-  storeTrackMotorImpulses(dt);
+  SolveResult velocityResult;
+  velocityResult.converged = true;
+  Clock::duration prepareTime{}, solveTime{};
+  int rowCount = 0;
+  for (size_t k = 0; k < solverIslands_.islands().size(); ++k) {
+    const auto ta = Clock::now();
+    enterIsland(k);
+    prepareRows(dt, false);
+    preProjectJoints(dt);
+    const auto tb = Clock::now();
+    if (k == 0)  // the budget is the whole velocity pass's, every island's solve
+      stop.deadline = tb + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(solver.timeBudget));
+    const SolveResult r = solveIslandVelocities(dt, stop);
+    rowCount += rows_.rowCount();
+    leaveIsland(k);
+    velocityResult.iterations = std::max(velocityResult.iterations, r.iterations);
+    velocityResult.largestImpulseChange =
+        std::max(velocityResult.largestImpulseChange, r.largestImpulseChange);
+    velocityResult.converged = velocityResult.converged && r.converged;
+    velocityResult.outOfTime = velocityResult.outOfTime || r.outOfTime;
+    velocityResult.stalled = velocityResult.stalled || r.stalled;
+    prepareTime += tb - ta;
+    solveTime += Clock::now() - tb;
+  }
+  const auto t2 = t1 + prepareTime;
   stepArticulations(dt);
   const auto t3 = Clock::now();
 
@@ -366,7 +376,7 @@ StepStatus World::substep(double dt) {
   collision_->markStill(bodies_);
   const auto t5 = Clock::now();
 
-  statistics_.rows = rows_.rowCount();
+  statistics_.rows = rowCount;
   statistics_.velocityIterations = std::max(velocityResult.iterations, articulationIterations_);
   statistics_.largestImpulseChange = velocityResult.largestImpulseChange;
   statistics_.converged = velocityResult.converged;
@@ -462,12 +472,12 @@ void World::prepareRows(double dt, bool positionPhase) {
   rows_.clear();
   rows_.setDirectEqualities(settings_.solver.directJoints);
   const JointBuildContext ctx = buildContext(dt, positionPhase);
-  for (auto& j : joints_) {
-    if (jointIdle(*j)) continue;
+  for (const int j : islandJoints()) {
+    Joint& joint = *joints_[static_cast<size_t>(j)];
     if (positionPhase)
-      j->buildPositionRows(ctx, rows_);
+      joint.buildPositionRows(ctx, rows_);
     else
-      j->buildVelocityRows(ctx, rows_, settings_.solver.warmStart);
+      joint.buildVelocityRows(ctx, rows_, settings_.solver.warmStart);
   }
   if (!positionPhase) {
     addTrackMotorRows(dt);
@@ -477,20 +487,17 @@ void World::prepareRows(double dt, bool positionPhase) {
 }
 
 void World::integratePositions(double dt, std::span<const SolverVelocity> velocities) {
-  const double preProjection = preProjectionStep_;
-  preProjectionStep_ = 0.0;
   for (size_t i = 0; i < bodies_.size(); ++i) {
     RigidBody& b = bodies_[i];
     if (b.type == BodyType::Static || b.sleeping || articulated_[i]) continue;
     if (b.isDynamic()) {
-      if (preProjection > 0.0) {
+      if (SolverVelocity& move = preProjectionMoves_[i];
+          move.linear != Vec3::Zero() || move.angular != Vec3::Zero()) {
         // The pre-projection's move, before the step's own (as moveBody would have made it);
-        // zeroed once taken, like applyPseudoVelocities leaves its pseudo-velocities (the two
-        // vectors trade places each pre-projection).
-        SolverVelocity& move = preProjectionMoves_[i];
-        b.position += preProjection * move.linear;
+        // zeroed once taken.
+        b.position += move.linear;
         if (move.angular != Vec3::Zero()) {
-          const Quat turn = rotationFromVector(preProjection * move.angular);
+          const Quat turn = rotationFromVector(move.angular);
           b.orientation = turn * b.orientation;
           b.angularMomentum = turn * b.angularMomentum;
         }
@@ -515,7 +522,7 @@ size_t World::manifoldEnd(size_t first) const {
   // A manifold: consecutive points of the same body pair, at most 4 (detection keeps them
   // together).
   size_t last = first + 1;
-  while (last < awakeContactCount_ && last - first < 4 &&
+  while (last < island_->contactEnd && last - first < 4 &&
          contacts_[last].bodyA == contacts_[first].bodyA &&
          contacts_[last].bodyB == contacts_[first].bodyB)
     ++last;
@@ -605,7 +612,7 @@ void World::addContactRows(double dt) {
     rows_.row(index).angularA = -d;
     rows_.row(index).angularB = d;
   };
-  for (size_t first = 0; first < awakeContactCount_;) {
+  for (size_t first = island_->contactBegin; first < island_->contactEnd;) {
     const size_t last = manifoldEnd(first);
     for (size_t k = first; k < last; ++k) {
       ContactPoint& c = contacts_[k];
@@ -695,7 +702,7 @@ void World::applyRestitution() {
   // At most a block a contact: room for all, so the first impact after warm-up (a rare event:
   // restitution above the threshold) does not allocate.
   reserveWithHeadroom(restitutionBlocks_, awakeContactCount_);
-  for (const ContactPoint& c : awakeContacts()) {
+  for (const ContactPoint& c : islandContacts()) {
     if (c.restitution <= 0.0 || c.approachSpeed > -settings_.restitutionThreshold) continue;
     ConstraintRow& row = rows_.row(c.normalRow);
     if (row.impulse <= 0.0) continue;
@@ -703,8 +710,8 @@ void World::applyRestitution() {
     if (restitutionBlocks_.empty() || restitutionBlocks_.back() != c.normalBlock)
       restitutionBlocks_.push_back(c.normalBlock);
   }
-  for (ContactPoint& c : awakeContacts()) c.bounceShift = 0.0;
-  for (ContactPoint& c : awakeContacts())
+  for (ContactPoint& c : islandContacts()) c.bounceShift = 0.0;
+  for (ContactPoint& c : islandContacts())
     if (c.restitution > 0.0 && c.approachSpeed <= -settings_.restitutionThreshold &&
         c.separation > 0.0 && rows_.row(c.normalRow).impulse > 0.0)
       c.bounceShift = -(1.0 + c.restitution) * c.separation;
@@ -717,7 +724,7 @@ void World::applyRestitution() {
 }
 
 void World::storeContactImpulses() {
-  for (ContactPoint& c : awakeContacts()) {
+  for (ContactPoint& c : islandContacts()) {
     c.normalImpulse = rows_.row(c.normalRow).impulse;
     if (c.frictionRow >= 0) {
       c.tangentImpulse1 = rows_.row(c.frictionRow).impulse;

@@ -28,7 +28,7 @@ void World::keepFrictionInCones() {
     const double bound = std::max(c.friction * rows_.row(c.normalRow).impulse, 0.0);
     return t1 * t1 + t2 * t2 > bound * bound * (1.0 + kConeTolerance);
   };
-  for (size_t first = 0; first < awakeContactCount_;) {
+  for (size_t first = island_->contactBegin; first < island_->contactEnd;) {
     const size_t last = manifoldEnd(first);
     bool past = false;
     for (size_t k = first; k < last && !past; ++k) past = pastCone(contacts_[k]);

@@ -98,8 +98,21 @@ void World::solvePositions(double dt) {
   const SolverSettings& solver = settings_.solver;
   if (solver.positionIterations <= 0 || (joints_.empty() && awakeContactCount_ == 0)) return;
   if (solver.directJoints) projectTreesOntoJoints();
-  pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
-  pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
+  int iterations = 0;
+  for (size_t k = 0; k < solverIslands_.islands().size(); ++k) {
+    enterIsland(k);
+    solveIslandPositions(dt);
+    leaveIsland(k);
+    iterations = std::max(iterations, statistics_.positionIterations);
+  }
+  statistics_.positionIterations = iterations;
+}
+
+void World::solveIslandPositions(double dt) {
+  const SolverSettings& solver = settings_.solver;
+  statistics_.positionIterations = 0;
+  if (islandJoints().empty() && islandContacts().empty()) return;
+  // (pseudoVelocities_ and pseudoRotorSpeeds_ are zero here: each use zeroes what it moved.)
   const JointBuildContext ctx = buildContext(dt, true);
   // Newton steps take the whole error at once (their size is limited by the turn they give a
   // body, kMaxNewtonTurn); capping each row's target instead would bend the step's direction and
@@ -108,8 +121,8 @@ void World::solvePositions(double dt) {
   newtonContext.maxCorrectionSpeed = std::numeric_limits<double>::infinity();
   JointBuildContext sweepContext = ctx;
   sweepContext.directJoints = false;  // one joint at a time: its gear and limits as one block
-  JointProjection mode =
-      solver.directJoints && !joints_.empty() ? JointProjection::Newton : JointProjection::Sweep;
+  JointProjection mode = solver.directJoints && !islandJoints().empty() ? JointProjection::Newton
+                                                                        : JointProjection::Sweep;
   NewtonPass newton;
   double lastPenetration = std::numeric_limits<double>::infinity();
   int iterations = 0;
@@ -140,8 +153,8 @@ void World::solvePositions(double dt) {
     }
     double largest = 0.0;        // the largest position error met in this sweep (unit: m or rad)
     double largestChange = 0.0;  // and the largest pseudo-impulse change it made
-    for (auto& j : joints_) {
-      if (jointIdle(*j)) continue;
+    for (const int index : islandJoints()) {
+      Joint* j = joints_[static_cast<size_t>(index)].get();
       positionRows_.clear();
       j->buildPositionRows(sweepContext, positionRows_);
       const double error = largestPositionError(positionRows_, dt);
@@ -173,8 +186,8 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   jointPositionRows_.clear();
   jointPositionRows_.setDirectEqualities(true);
   double loopError = 0.0;  // of the joints the pre-projection leaves (jointBesideTree_)
-  for (size_t j = 0; j < joints_.size(); ++j) {
-    if (jointIdle(*joints_[j])) continue;
+  for (const int index : islandJoints()) {
+    const size_t j = static_cast<size_t>(index);
     const size_t first = jointPositionRows_.blocks().size();
     joints_[j]->buildPositionRows(ctx, jointPositionRows_);
     if (jointBesideTree_[j])
@@ -204,9 +217,9 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   pass.lastError = error;
   if (!pass.touchingKnown) {  // once a pass: the contacts do not change within it
     touching_.assign(bodies_.size(), 0);
-    for (size_t c = 0; c < awakeContactCount_; ++c) {
-      touching_[static_cast<size_t>(contacts_[c].bodyA)] = 1;
-      touching_[static_cast<size_t>(contacts_[c].bodyB)] = 1;
+    for (const ContactPoint& c : islandContacts()) {
+      touching_[static_cast<size_t>(c.bodyA)] = 1;
+      touching_[static_cast<size_t>(c.bodyB)] = 1;
     }
     pass.touchingKnown = true;
   }
@@ -218,7 +231,8 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   sweeps.tolerance = solver.impulseTolerance;
   for (;;) {
     newtonMasses_.resize(bodies_.size());
-    for (size_t i = 0; i < bodies_.size(); ++i) {
+    for (const BodyId body : islandReach_) {
+      const size_t i = static_cast<size_t>(body);
       refreshSolverMass(i);
       const double cost = touching_[i] ? 1.0 : turnCost;
       newtonMasses_[i] = {masses_[i].inverseMass, masses_[i].inverseInertia / cost};
@@ -230,7 +244,7 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
     // Cut short in the bodies' own metric: solved again with the dearer turns.
     turnCost = kNewtonTurnCost;
     for (ConstraintRow& r : jointPositionRows_.rows()) r.impulse = 0.0;
-    pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
+    for (const BodyId body : islandReach_) pseudoVelocities_[static_cast<size_t>(body)] = {};
     pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
   }
   const bool fullStep = applyPseudoVelocities(dt) == dt;
@@ -245,8 +259,8 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
 
 double World::measuredJointError(const JointBuildContext& ctx) const {
   double largest = 0.0;  // in units of the joints' own tolerances
-  for (size_t j = 0; j < joints_.size(); ++j) {
-    if (jointIdle(*joints_[j])) continue;
+  for (const int index : islandJoints()) {
+    const size_t j = static_cast<size_t>(index);
     const double error = joints_[j]->positionError(ctx);
     if (error < 0.0) return error;
     largest = std::max(largest, error / jointTolerance(j));
@@ -255,15 +269,17 @@ double World::measuredJointError(const JointBuildContext& ctx) const {
 }
 
 double World::pseudoVelocityStep(double dt) const {
-  double largestTurn = 0.0;
-  for (const SolverVelocity& p : pseudoVelocities_)
-    largestTurn = std::max(largestTurn, dt * p.angular.norm());
+  double largestTurn = 0.0;  // (only the island's reach has pseudo-velocities)
+  for (const BodyId body : islandReach_)
+    largestTurn =
+        std::max(largestTurn, dt * pseudoVelocities_[static_cast<size_t>(body)].angular.norm());
   return largestTurn > kMaxNewtonTurn ? dt * kMaxNewtonTurn / largestTurn : dt;
 }
 
 double World::applyPseudoVelocities(double dt) {
   const double step = pseudoVelocityStep(dt);
-  for (size_t i = 0; i < bodies_.size(); ++i) {
+  for (const BodyId body : islandReach_) {
+    const size_t i = static_cast<size_t>(body);
     SolverVelocity& p = pseudoVelocities_[i];
     if (bodies_[i].isDynamic() && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero()))
       moveBody(bodies_[i], step * p.linear, step * p.angular);
@@ -294,9 +310,9 @@ void World::markJointsBesideTree() {
   // Blocks and joints both run in row order: one merge.
   const std::span<const RowBlock> blocks = rows_.blocks();
   size_t b = 0;
-  for (size_t j = 0; j < joints_.size(); ++j) {
+  for (const int index : islandJoints()) {
+    const size_t j = static_cast<size_t>(index);
     const Joint& joint = *joints_[j];
-    if (jointIdle(joint)) continue;
     const int first = joint.firstVelocityRow(), end = first + joint.velocityRowCount();
     while (b < blocks.size() && blocks[b].first + blocks[b].count <= first) ++b;
     for (size_t k = b; k < blocks.size() && blocks[k].first < end; ++k)
@@ -311,7 +327,6 @@ void World::preProjectJoints(double dt) {
   // the velocity solve are off by the same tiny turn.
   EqualityTree* tree = rows_.equalityTree();
   jointsPreProjected_ = tree != nullptr && settings_.solver.positionIterations > 0;
-  jointBesideTree_.assign(joints_.size(), 0);
   if (jointsPreProjected_ && !rows_.treeHoldsEqualities()) markJointsBesideTree();
   if (!jointsPreProjected_) return;
   double largest = 0.0;
@@ -321,19 +336,23 @@ void World::preProjectJoints(double dt) {
   if (largest * dt <= settings_.solver.positionTolerance ||
       largest * dt > kPreProjectionReach * jointTolerance())
     return;
-  pseudoVelocities_.assign(bodies_.size(), SolverVelocity{});
-  pseudoRotorSpeeds_.assign(rotorSpeeds_.size(), 0.0);
   tree->project(rows_.rows(), pseudoVelocities_, pseudoRotorSpeeds_);
   // The bodies move with the step's own motion (integratePositions); the rotors now.
-  preProjectionStep_ = pseudoVelocityStep(dt);
-  applyPseudoRotorSpeeds(preProjectionStep_);
-  preProjectionMoves_.swap(pseudoVelocities_);
+  const double step = pseudoVelocityStep(dt);
+  applyPseudoRotorSpeeds(step);
+  for (const BodyId body : islandReach_) {
+    const size_t i = static_cast<size_t>(body);
+    SolverVelocity& p = pseudoVelocities_[i];
+    if (movable_[i] && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero()))
+      preProjectionMoves_[i] = {step * p.linear, step * p.angular};
+    p = SolverVelocity{};
+  }
 }
 
 double World::correctContactPositions(int iteration, const JointBuildContext& ctx, double dt,
                                       double& largestChange) {
   double largest = 0.0;
-  for (size_t first = 0; first < awakeContactCount_;) {
+  for (size_t first = island_->contactBegin; first < island_->contactEnd;) {
     const size_t last = manifoldEnd(first);
     positionRows_.clear();
     const double penetration =

@@ -38,6 +38,17 @@ std::vector<std::string> probeNames(const World& world) {
   return names;
 }
 
+std::string qualifiedSignal(const std::string& prefix, const std::string& name) {
+  const size_t first = name.find('.');
+  if (first != std::string::npos) {
+    const std::string kind = name.substr(0, first);
+    const bool probe = kind == "body" || kind == "joint" || kind == "motor" || kind == "sensor";
+    if (kind == "scheme" || (probe && name.find('.', first + 1) != std::string::npos))
+      return kind + "." + prefix + name.substr(first + 1);
+  }
+  return prefix + name;
+}
+
 Probe resolveProbe(World& world, const Scheme* scheme, const std::string& name) {
   const std::string prefix = "scheme.";
   if (name.compare(0, prefix.size(), prefix) != 0) return resolveProbe(world, name);

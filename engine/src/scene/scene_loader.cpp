@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numbers>
 #include <set>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include "impetus/joints/revolute_joint.h"
 #include "impetus/joints/spherical_joint.h"
 #include "impetus/joints/universal_joint.h"
+#include "impetus/probes/probe.h"
 #include "obj_mesh.h"
 #include "read_text_file.h"
 #include "xml_reader.h"
@@ -33,18 +35,32 @@ using tinyxml2::XMLElement;
 struct LoadState {
   std::vector<std::string> includeStack;  ///< canonical paths, outermost first
   std::vector<std::string> blockFiles;    ///< file of each scheme block (for error lines)
+  /// "KIND NAME" -> "FILE:LINE" of every name defined so far (a second definition names the
+  /// first: an included robot's name and the scene's own may collide).
+  std::map<std::string, std::string> definedAt;
 };
+
+/// An include prefix: a letter, then letters, digits, '_' or '-' (it becomes part of names that
+/// probes, signals and CSV headers split at '.', ',' and spaces).
+bool validPrefix(const std::string& prefix) {
+  if (prefix.empty() || !std::isalpha(static_cast<unsigned char>(prefix[0]))) return false;
+  return std::all_of(prefix.begin(), prefix.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
 
 class Loader : private XmlReader {
  public:
   Loader(LoadedScene& out, LoadState& state, std::string file, std::string dir,
-         Vec3 basePosition = Vec3::Zero(), Quat baseOrientation = Quat::Identity())
+         Vec3 basePosition = Vec3::Zero(), Quat baseOrientation = Quat::Identity(),
+         std::string prefix = {})
       : XmlReader(std::move(file)),
         out_(out),
         state_(state),
         dir_(std::move(dir)),
         basePosition_(basePosition),
-        baseOrientation_(baseOrientation) {}
+        baseOrientation_(baseOrientation),
+        prefix_(std::move(prefix)) {}
 
   /// Reads a scene (root <scene>) or an included robot (root <robot>, no <world>).
   void load(const std::string& source, bool included) {
@@ -124,6 +140,20 @@ class Loader : private XmlReader {
   }
 
  private:
+  /// A name this file gives or refers to, as the scene knows it (with the include's prefix).
+  std::string own(const std::string& name) const { return prefix_ + name; }
+  /// Records a name this file defines; a second definition is an error naming the first.
+  void claim(const XMLElement* e, const std::string& kind, const std::string& name) {
+    const std::string here = file_ + ":" + std::to_string(e->GetLineNum());
+    const auto [it, fresh] = state_.definedAt.try_emplace(kind + ' ' + name, here);
+    if (fresh) return;
+    if (it->second == here)
+      fail(e, "duplicate " + kind + " name '" + name + "': this file is included twice " +
+                  (prefix_.empty() ? "without a prefix (<include prefix=...> names each copy)"
+                                   : "under the prefix '" + prefix_ + "'"));
+    fail(e, "duplicate " + kind + " name '" + name + "' (first at " + it->second + ")");
+  }
+
   void readWorld(const XMLElement* e) {
     allow(e, {"gravity", "step", "frame", "velocity_iterations", "position_iterations", "substeps",
               "sleep", "sleep_time"});
@@ -151,15 +181,33 @@ class Loader : private XmlReader {
     m.spinning = number(e, "spinning", m.spinning);
     return m;
   }
+  // A shared material keeps its name in every copy of a robot (rubber is rubber): each copy
+  // declares it, and the copies must agree.
   void readMaterial(const XMLElement* e) {
-    allow(e, {"name", "friction", "restitution", "rolling", "spinning"});
+    allow(e, {"name", "friction", "restitution", "rolling", "spinning", "shared"});
+    const bool shared = flag(e, "shared", false);
     Material m;
-    m.name = required(e, "name");
-    guarded(e, [&] { return out_.world->materials().add(materialFrom(e, m)); });
+    m.name = shared ? required(e, "name") : own(required(e, "name"));
+    m = materialFrom(e, m);
+    MaterialTable& table = out_.world->materials();
+    const int existing = table.find(m.name);
+    if (shared && existing >= 0 && state_.definedAt.count("shared-material " + m.name)) {
+      const Material& first = table[existing];
+      if (first.friction != m.friction || first.restitution != m.restitution ||
+          first.rolling != m.rolling || first.spinning != m.spinning)
+        fail(e, "shared material '" + m.name + "' differs from its declaration at " +
+                    state_.definedAt["shared-material " + m.name]);
+      return;
+    }
+    claim(e, "material", m.name);
+    if (shared) claim(e, "shared-material", m.name);
+    guarded(e, [&] { return table.add(m); });
   }
+  /// This file's material of that name, else the scene's (or a shared one).
   int materialIndex(const XMLElement* e, const char* attribute) const {
     const std::string name = required(e, attribute);
-    const int i = out_.world->materials().find(name);
+    int i = out_.world->materials().find(own(name));
+    if (i < 0) i = out_.world->materials().find(name);
     if (i < 0) fail(e, "unknown material '" + name + "'");
     return i;
   }
@@ -212,7 +260,7 @@ class Loader : private XmlReader {
     }
     if (e->Attribute("track_motor")) {
       const std::string motor = required(e, "track_motor");
-      const DcMotor* m = out_.world->findMotor(motor);
+      const DcMotor* m = out_.world->findMotor(own(motor));
       if (!m) fail(e, "unknown track motor '" + motor + "' (a <motor> without a joint)");
       for (int i = 0; i < out_.world->motorCount(); ++i)
         if (&out_.world->motor(i) == m) s.trackMotor = i;
@@ -231,9 +279,9 @@ class Loader : private XmlReader {
       if (!children.count(c->Name()))
         fail(c, std::string("unknown element <") + c->Name() + "> in <body> (geom, joint, body)");
     RigidBodyDesc d;
-    d.name = required(e, "name");
-    if (out_.world->findBody(d.name) >= 0 || d.name == "world")
-      fail(e, "duplicate body name '" + d.name + "'");
+    d.name = own(required(e, "name"));
+    if (d.name == "world") fail(e, "'world' names the ground; a body needs another name");
+    claim(e, "body", d.name);
     d.position = parentPosition + parentOrientation * vec3(e, "pos", Vec3::Zero());
     d.orientation = (parentOrientation * quat(e, "quat")).normalized();
     d.linearVelocity = vec3(e, "velocity", Vec3::Zero());
@@ -280,6 +328,7 @@ class Loader : private XmlReader {
     if (j) {
       readJoint(j, parent, id, d.position, d.orientation);
     } else if (!topLevel) {  // a nested body without a joint is welded to its parent
+      claim(e, "joint", d.name + "_weld");
       guarded(e, [&] {
         return &out_.world->addJoint<FixedJoint>(d.name + "_weld", parent, id, d.position,
                                                  Vec3::UnitX());
@@ -292,8 +341,8 @@ class Loader : private XmlReader {
   void readJoint(const XMLElement* e, BodyId parent, BodyId child, const Vec3& bodyPosition,
                  const Quat& bodyOrientation) {
     allow(e, {"name", "type", "pos", "axis", "range", "friction", "damping"});
-    const std::string name = required(e, "name");
-    if (out_.world->findJoint(name)) fail(e, "duplicate joint name '" + name + "'");
+    const std::string name = own(required(e, "name"));
+    claim(e, "joint", name);
     const std::string type = required(e, "type");
     const Vec3 anchor = bodyPosition + bodyOrientation * vec3(e, "pos", Vec3::Zero());
     const Vec3 localAxis = vec3(e, "axis", Vec3::UnitX());
@@ -341,8 +390,8 @@ class Loader : private XmlReader {
     allow(e, {"name", "joint", "stall_torque", "no_load_speed", "time_constant", "rotor_inertia",
               "electrical_time_constant", "gear_ratio", "viscous_friction", "brake_torque", "lead",
               "stall_current", "brake_when_idle"});
-    const std::string name = required(e, "name");
-    if (out_.world->findMotor(name)) fail(e, "duplicate motor name '" + name + "'");
+    const std::string name = own(required(e, "name"));
+    claim(e, "motor", name);
     DcMotorParams p;
     p.stallTorque = number(e, "stall_torque");
     p.noLoadSpeed = number(e, "no_load_speed");
@@ -360,7 +409,7 @@ class Loader : private XmlReader {
       return;
     }
     const std::string jointName = required(e, "joint");
-    Joint* joint = out_.world->findJoint(jointName);
+    Joint* joint = out_.world->findJoint(own(jointName));
     if (!joint) fail(e, "motor '" + name + "': unknown joint '" + jointName + "'");
     guarded(e, [&] { return &out_.world->addMotor(name, *joint, p); });
   }
@@ -368,9 +417,9 @@ class Loader : private XmlReader {
   void readRepeater(const XMLElement* e) {
     allow(e, {"motor", "joint", "ratio"});
     const std::string motorName = required(e, "motor"), jointName = required(e, "joint");
-    DcMotor* motor = out_.world->findMotor(motorName);
+    DcMotor* motor = out_.world->findMotor(own(motorName));
     if (!motor) fail(e, "repeater: unknown motor '" + motorName + "'");
-    Joint* joint = out_.world->findJoint(jointName);
+    Joint* joint = out_.world->findJoint(own(jointName));
     if (!joint) fail(e, "repeater: unknown joint '" + jointName + "'");
     const double k = number(e, "ratio");
     guarded(e, [&] {
@@ -381,7 +430,8 @@ class Loader : private XmlReader {
 
   void readSensor(const XMLElement* e) {
     allow(e, {"type", "name", "joint", "body"});
-    const std::string type = required(e, "type"), name = required(e, "name");
+    const std::string type = required(e, "type"), name = own(required(e, "name"));
+    claim(e, "sensor", name);
     const SensorType* kind = sensorTypeFromName(type);
     if (!kind)
       fail(e, "sensor '" + name + "': unknown type '" + type +
@@ -393,13 +443,13 @@ class Loader : private XmlReader {
       if (e->Attribute("body"))
         fail(e, "sensor '" + name + "': a " + type + " sensor takes a joint, not a body");
       const std::string jointName = required(e, "joint");
-      joint = out_.world->findJoint(jointName);
+      joint = out_.world->findJoint(own(jointName));
       if (!joint) fail(e, "sensor '" + name + "': unknown joint '" + jointName + "'");
     } else {
       if (e->Attribute("joint"))
         fail(e, "sensor '" + name + "': a " + type + " sensor takes a body, not a joint");
       const std::string bodyName = required(e, "body");
-      body = out_.world->findBody(bodyName);
+      body = out_.world->findBody(own(bodyName));
       if (body < 0) fail(e, "sensor '" + name + "': unknown body '" + bodyName + "'");
     }
     guarded(e, [&] {
@@ -416,7 +466,7 @@ class Loader : private XmlReader {
     const char* keys[2] = {"body1", "body2"};
     for (int k = 0; k < 2; ++k) {
       const std::string name = required(e, keys[k]);
-      ids[k] = out_.world->findBody(name);
+      ids[k] = out_.world->findBody(own(name));
       if (ids[k] < 0) fail(e, std::string(keys[k]) + ": unknown body '" + name + "'");
     }
     if (ids[0] == ids[1]) fail(e, "a body cannot be excluded from itself");
@@ -426,9 +476,10 @@ class Loader : private XmlReader {
   void readCamera(const XMLElement* e) {
     allow(e, {"name", "body", "pos", "quat"});
     CameraDesc c;
-    c.name = required(e, "name");
+    c.name = own(required(e, "name"));
+    claim(e, "camera", c.name);
     const std::string body = text(e, "body").value_or("world");
-    c.body = body == "world" ? World::kGround : out_.world->findBody(body);
+    c.body = body == "world" ? World::kGround : out_.world->findBody(own(body));
     if (c.body < 0) fail(e, "camera '" + c.name + "': unknown body '" + body + "'");
     c.position = vec3(e, "pos", Vec3::Zero());
     c.orientation = quat(e, "quat");
@@ -437,7 +488,6 @@ class Loader : private XmlReader {
 
   void readConsole(const XMLElement* e) {
     allow(e, {});
-    std::set<std::string> channels;
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       ControlDesc d;
       d.line = c->GetLineNum();
@@ -445,7 +495,7 @@ class Loader : private XmlReader {
       if (kind == "joystick") {
         allow(c, {"name", "label", "x", "y", "spring_return", "invert_x", "keys", "joystick"});
         d.kind = ControlDesc::Kind::Joystick;
-        d.channels = {required(c, "x"), required(c, "y")};
+        d.channels = {own(required(c, "x")), own(required(c, "y"))};
         d.springReturn = flag(c, "spring_return", true);
         d.invertX = flag(c, "invert_x", false);
       } else if (kind == "toggle" || kind == "button" || kind == "slider") {
@@ -453,35 +503,45 @@ class Loader : private XmlReader {
         d.kind = kind == "toggle"   ? ControlDesc::Kind::Toggle
                  : kind == "button" ? ControlDesc::Kind::Button
                                     : ControlDesc::Kind::Slider;
-        d.channels = {required(c, "channel")};
+        d.channels = {own(required(c, "channel"))};
         d.minimum = number(c, "min", kind == "slider" ? -1.0 : 0.0);
         d.maximum = number(c, "max", 1.0);
         if (!(d.minimum < d.maximum)) fail(c, "min must be below max");
       } else if (kind == "lamp" || kind == "readout") {
         allow(c, {"name", "label", "signal"});
         d.kind = kind == "lamp" ? ControlDesc::Kind::Lamp : ControlDesc::Kind::Readout;
-        d.signal = required(c, "signal");
+        d.signal = qualifiedSignal(prefix_, required(c, "signal"));
       } else {
         fail(c, "unknown console control <" + kind +
                     "> (joystick, toggle, button, slider, lamp, readout)");
       }
-      d.name = required(c, "name");
-      d.label = text(c, "label").value_or(d.name);
+      d.name = own(required(c, "name"));
+      claim(c, "control", d.name);
+      d.label = text(c, "label").value_or(required(c, "name"));
+      d.robot = prefix_;
       d.keys = text(c, "keys").value_or("");
       if (d.kind == ControlDesc::Kind::Joystick && !d.keys.empty() && d.keys != "arrows" &&
           d.keys.size() != 4)
         fail(c, "keys: 'arrows' or four keys for up, left, down, right (e.g. WASD), not '" +
                     d.keys + "'");
       d.joystickAxis = text(c, "joystick").value_or("");
-      for (const std::string& ch : d.channels)
-        if (!channels.insert(ch).second) fail(c, "channel '" + ch + "' is fed by two controls");
+      for (const std::string& ch : d.channels) {
+        const auto [it, fresh] = state_.definedAt.try_emplace(
+            "channel " + ch, file_ + ":" + std::to_string(c->GetLineNum()));
+        if (!fresh)
+          fail(c, "channel '" + ch + "' is fed by two controls (the other at " + it->second + ")");
+      }
       out_.console.controls.push_back(d);
     }
   }
 
   void readInclude(const XMLElement* e) {
-    allow(e, {"file", "pos", "quat"});
+    allow(e, {"file", "pos", "quat", "prefix"});
     const std::string file = required(e, "file");
+    const std::optional<std::string> prefix = text(e, "prefix");
+    if (prefix && !validPrefix(*prefix))
+      fail(e, "prefix '" + *prefix +
+                  "': a letter, then letters, digits, '_' or '-' (e.g. prefix=\"red_\")");
     const std::filesystem::path path =
         file[0] == '/' ? std::filesystem::path(file) : std::filesystem::path(dir_) / file;
     const std::string canonical = std::filesystem::weakly_canonical(path).string();
@@ -500,7 +560,8 @@ class Loader : private XmlReader {
     const Quat orientation = (baseOrientation_ * quat(e, "quat")).normalized();
     stack.push_back(canonical);
     out_.sources.push_back({path.string(), source});
-    Loader(out_, state_, path.string(), path.parent_path().string(), position, orientation)
+    Loader(out_, state_, path.string(), path.parent_path().string(), position, orientation,
+           prefix_ + prefix.value_or(""))
         .load(source, true);
     stack.pop_back();
   }
@@ -513,7 +574,8 @@ class Loader : private XmlReader {
       BlockDesc d;
       d.line = b->GetLineNum();
       d.type = required(b, "type");
-      d.name = required(b, "name");
+      d.name = own(required(b, "name"));
+      d.prefix = prefix_;
       for (const tinyxml2::XMLAttribute* a = b->FirstAttribute(); a; a = a->Next()) {
         const std::string key = a->Name();
         if (key == "type" || key == "name") continue;
@@ -524,7 +586,7 @@ class Loader : private XmlReader {
             const size_t eq = wire.find('=');
             if (eq == std::string::npos || eq == 0 || eq + 1 == wire.size())
               fail(b, "inputs: '" + wire + "' is not PORT=SOURCE");
-            d.inputs[wire.substr(0, eq)] = wire.substr(eq + 1);
+            d.inputs[wire.substr(0, eq)] = own(wire.substr(eq + 1));  // BLOCK[.PORT]
           }
         } else {
           d.params[key] = a->Value();
@@ -540,6 +602,7 @@ class Loader : private XmlReader {
   std::string dir_;
   Vec3 basePosition_;
   Quat baseOrientation_;
+  std::string prefix_;  ///< of the includes that brought this file in, outermost first
 };
 
 /// Compiles the scheme of all files once every console channel is known.

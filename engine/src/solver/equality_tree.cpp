@@ -158,7 +158,9 @@ bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock
   // everything they depend on is unchanged.
   writeLayout(rows, blocks, bodies, rotorInverseInertia, scratchLayout_);
   if (scratchLayout_ != layout_) {
-    layout_.swap(scratchLayout_);
+    // Copied, not swapped: each vector's capacity then only grows (a swap would trade them, and
+    // the same steps rehearsed from a saved state could find the smaller one in place).
+    layout_.assign(scratchLayout_.begin(), scratchLayout_.end());
     structureReady_ = chooseStructure(rows, blocks, bodies, rotorInverseInertia);
     joinable_.clear();
     for (size_t b = 0; b < blocks.size(); ++b)

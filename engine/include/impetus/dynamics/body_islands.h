@@ -1,6 +1,6 @@
 #pragma once
 // Islands of bodies: disjoint sets under "linked by a joint or a contact" (union-find with path
-// halving), for the world's sleep bookkeeping.
+// halving), for the world's sleep bookkeeping and its solver islands (solver_islands.h).
 
 #include <vector>
 
@@ -17,6 +17,7 @@ class BodyIslands {
   void join(BodyId a, BodyId b);
   /// The representative body of b's island.
   BodyId root(BodyId b);
+  size_t size() const { return parent_.size(); }
 
  private:
   std::vector<BodyId> parent_;

@@ -28,6 +28,7 @@
 #include "impetus/dynamics/body_islands.h"
 #include "impetus/dynamics/rigid_body.h"
 #include "impetus/dynamics/sleep_settings.h"
+#include "impetus/dynamics/solver_islands.h"
 #include "impetus/dynamics/step_statistics.h"
 #include "impetus/joints/joint.h"
 #include "impetus/sensors/sensor.h"
@@ -268,6 +269,24 @@ class World {
   /// After the velocity solve: no contact ends the step with friction past its Coulomb cone
   /// (world_friction.cpp).
   void keepFrictionInCones();
+
+  // Solver islands (world_islands.cpp, solver_islands.h): after detection the rows' bodies and
+  // rotors are split into islands, and the velocity and position passes run island by island.
+  /// solverIslands_ for this step (reorders the awake contacts by island).
+  void partitionIslands();
+  /// Makes island k the one the passes see (its rows in rows_); leaveIsland puts them back.
+  void enterIsland(size_t k);
+  void leaveIsland(size_t k);
+  /// The current island's joints (indices into joints_) and contacts.
+  std::span<const int> islandJoints() const { return solverIslands_.joints(*island_); }
+  std::span<ContactPoint> islandContacts() {
+    return {contacts_.data() + island_->contactBegin, island_->contactEnd - island_->contactBegin};
+  }
+  /// The current island's velocity pass after its rows are prepared: warm start, solve,
+  /// restitution, cones, impulses stored.
+  SolveResult solveIslandVelocities(double dt, const SolveStop& stop);
+  /// The position pass of the current island (solvePositions runs it for each).
+  void solveIslandPositions(double dt);
   bool checkFinite();
 
   // Sleep (world_sleep.cpp; SleepSettings).
@@ -411,11 +430,10 @@ class World {
   std::vector<char> jointBesideTree_;
   std::vector<SolverVelocity> velocities_;
   std::vector<SolverVelocity> pseudoVelocities_;
-  /// The pre-projection's pseudo-velocities, applied by integratePositions times
-  /// preProjectionStep_ (unit: s) together with the step's own motion: one pose update a step
-  /// instead of two (nothing between the two reads the poses but the joints' reaction read-out).
+  /// The pre-projection's moves (its pseudo-velocities times its step, m and rad), applied by
+  /// integratePositions together with the step's own motion: one pose update a step instead of
+  /// two (nothing between the two reads the poses but the joints' reaction read-out).
   std::vector<SolverVelocity> preProjectionMoves_;
-  double preProjectionStep_ = 0.0;
   /// This step's velocity rows put every joint equality in their tree: preProjectJoints removes
   /// what the position pass leaves, so that pass may defer errors (jointTolerance()).
   bool jointsPreProjected_ = false;
@@ -424,6 +442,20 @@ class World {
   std::vector<double> rotorSpeeds_{0.0};  ///< slot 0: "no rotor"
   std::vector<double> rotorInverseInertia_{0.0};
   std::vector<double> pseudoRotorSpeeds_;
+
+  SolverIslands solverIslands_;
+  /// By island: its velocity rows and its Newton position rows (each keeps its tree's structure
+  /// from step to step), and whether its velocity pass pre-projected its joints.
+  struct IslandRows {
+    RowBuffer velocity, jointPositions;
+    bool jointsPreProjected = false;
+  };
+  std::vector<IslandRows> islandRows_;
+  const SolverIslands::Island* island_ = nullptr;  ///< the island the passes see
+  std::vector<char> movable_;                      ///< scratch: by body, moved by the rows
+  /// The current island's bodies and every body its rows reach (joint and contact ends, which
+  /// may repeat): what the position pass moves and re-weighs.
+  std::vector<BodyId> islandReach_;
 };
 
 }  // namespace impetus

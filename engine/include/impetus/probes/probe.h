@@ -27,6 +27,11 @@ Probe resolveProbe(World& world, const Scheme* scheme, const std::string& name);
 /// prefix) if the scheme has one by that name, otherwise a probe; throws as resolveProbe.
 Probe resolveIndicatorSignal(World& world, const Scheme* scheme, const std::string& name);
 
+/// A probe or scheme signal of a robot included with `prefix`, as the scene names it: the object
+/// of `KIND.NAME.QUANTITY` and `scheme.BLOCK.PORT` and the block of `BLOCK.PORT` get the prefix
+/// ("joint.elbow.position" -> "joint.red_elbow.position", "gait.state" -> "red_gait.state").
+std::string qualifiedSignal(const std::string& prefix, const std::string& name);
+
 /// Every probe name `world` resolves (bodies that move, joints, motors), in world order: what
 /// the GUI's plot picker offers.
 std::vector<std::string> probeNames(const World& world);

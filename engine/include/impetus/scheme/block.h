@@ -75,6 +75,11 @@ class BlockBuild {
   /// A text parameter; throws if absent and no fallback.
   std::string text(const std::string& key) const;
   std::string text(const std::string& key, const std::string& fallback) const;
+  /// A name of the block's own robot (a motor, joint, body, sensor or channel) as the scene
+  /// knows it: with the prefix of the <include> that brought the block in.
+  std::string qualified(const std::string& name) const { return desc_.prefix + name; }
+  /// The same for a required text parameter that is such a name.
+  std::string qualifiedText(const std::string& key) const { return qualified(text(key)); }
   /// Input names "in1".."inN" with N from parameter `inputs` (default `fallbackCount`).
   std::vector<std::string> numberedInputs(int fallbackCount) const;
   [[noreturn]] void fail(const std::string& what) const;

@@ -16,6 +16,10 @@ struct BlockDesc {
   /// Input port -> source "block" (its first output) or "block.port".
   std::map<std::string, std::string> inputs;
   int line = 0;  ///< source line for error messages (0 = unknown)
+  /// The <include prefix> that brought the block in (nested prefixes joined): the names its
+  /// parameters give (motors, joints, bodies, sensors, channels) are this robot's, and the
+  /// scene knows them with this prefix. Empty for the scene's own blocks.
+  std::string prefix;
 };
 
 struct SchemeDesc {
@@ -35,6 +39,9 @@ struct ControlDesc {
   std::string keys;                      ///< keyboard binding, e.g. "WASD", "arrows", "G"
   std::string signal;                    ///< lamps/readouts: a scheme signal "block.port" or probe
   std::string joystickAxis;              ///< physical joystick mapping, e.g. "axis0", "button3"
+  /// The robot the control belongs to: the <include prefix> that brought it in (empty: the
+  /// scene's own). The GUI panels each robot apart and sends the keys to the one chosen.
+  std::string robot;
   int line = 0;
 };
 

@@ -103,7 +103,9 @@ std::unique_ptr<Block> makeCartesianIk(const BlockBuild& b) {
       if (link < 0 || (type != JointType::Revolute && type != JointType::Prismatic)) continue;
       if (!wt.tree.reachable(tip.link, link)) continue;
       links.push_back(link);
-      outputs.push_back(world.joint(j).name());
+      const std::string& name = world.joint(j).name();  // the robot's own name is the port
+      const std::string& prefix = b.desc().prefix;
+      outputs.push_back(name.rfind(prefix, 0) == 0 ? name.substr(prefix.size()) : name);
     }
     if (links.empty())
       b.fail("no revolute or prismatic joint moves the tip body '" + tip.body + "'");

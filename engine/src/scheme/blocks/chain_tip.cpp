@@ -10,7 +10,7 @@ namespace impetus::blocks {
 ChainTip chainTip(const BlockBuild& b, const tree::WorldTree& wt) {
   ChainTip t;
   t.body = b.text("tip");
-  const BodyId tip = b.world().findBody(t.body);
+  const BodyId tip = b.world().findBody(b.qualified(t.body));
   if (tip < 0) b.fail("tip body '" + t.body + "' not found");
   t.link = wt.bodyLink[static_cast<size_t>(tip)];
   if (t.link < 0) b.fail("tip body '" + t.body + "' does not move");
@@ -27,7 +27,7 @@ ChainJoint chainJoint(const BlockBuild& b, const tree::WorldTree& wt, const Chai
   const World& world = b.world();
   ChainJoint j;
   for (int k = 0; k < world.jointCount(); ++k)
-    if (world.joint(k).name() == name) j.index = k;
+    if (world.joint(k).name() == b.qualified(name)) j.index = k;
   if (j.index < 0) b.fail("joint '" + name + "' not found");
   const JointType type = world.joint(j.index).type();
   j.link = wt.linkOfJoint(j.index);

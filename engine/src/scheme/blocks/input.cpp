@@ -17,7 +17,7 @@ class Input : public Block {
 };
 }  // namespace
 std::unique_ptr<Block> makeInput(const BlockBuild& b) {
-  const std::string channel = b.text("channel");
+  const std::string channel = b.qualifiedText("channel");
   const auto& all = b.channels();
   const auto it = std::find(all.begin(), all.end(), channel);
   if (it == all.end())

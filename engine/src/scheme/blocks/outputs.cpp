@@ -9,7 +9,7 @@
 namespace impetus::blocks {
 namespace {
 DcMotor& findMotor(const BlockBuild& b) {
-  const std::string name = b.text("motor");
+  const std::string name = b.qualifiedText("motor");
   DcMotor* m = b.world().findMotor(name);
   if (!m) b.fail("unknown motor '" + name + "'");
   return *m;

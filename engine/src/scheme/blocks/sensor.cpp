@@ -17,7 +17,8 @@ class Sensor : public Block {
 }  // namespace
 std::unique_ptr<Block> makeSensor(const BlockBuild& b) {
   try {
-    return std::make_unique<Sensor>(resolveProbe(b.world(), b.text("probe")));
+    return std::make_unique<Sensor>(
+        resolveProbe(b.world(), qualifiedSignal(b.desc().prefix, b.text("probe"))));
   } catch (const std::invalid_argument& e) {
     b.fail(e.what());
   }

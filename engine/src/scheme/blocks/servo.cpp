@@ -83,7 +83,7 @@ class Servo : public Block {
 }  // namespace
 
 std::unique_ptr<Block> makeServo(const BlockBuild& b) {
-  const std::string name = b.text("motor");
+  const std::string name = b.qualifiedText("motor");
   DcMotor* motor = b.world().findMotor(name);
   if (!motor) b.fail("unknown motor '" + name + "'");
   if (!drivesAJoint(b.world(), *motor)) b.fail("motor '" + name + "' drives no joint (a track)");

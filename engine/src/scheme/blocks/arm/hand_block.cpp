@@ -170,7 +170,7 @@ std::unique_ptr<Block> makeHand(const BlockBuild& b) {
   std::optional<HandBlock::Wrist> wrist;
   if (b.desc().params.count("wrist_sensor")) {
     const std::string name = b.text("wrist_sensor");
-    const Sensor* cell = world.findSensor(name);
+    const Sensor* cell = world.findSensor(b.qualified(name));
     if (!cell || cell->type() != SensorType::ForceTorque)
       b.fail("wrist_sensor '" + name + "' is not a force_torque sensor");
     const Joint& last = world.joint(lastJoint);

@@ -81,7 +81,7 @@ std::array<std::string, 6> sixNames(const BlockBuild& b, const std::string& key)
   std::array<std::string, 6> names;
   int n = 0;
   for (std::string name; in >> name; ++n)
-    if (n < 6) names[size_t(n)] = name;
+    if (n < 6) names[size_t(n)] = b.qualified(name);
   if (n != 6) b.fail(key + " needs six joint names, hip to ankle (yaw roll pitch knee pitch roll)");
   return names;
 }
@@ -90,10 +90,10 @@ std::array<std::string, 6> sixNames(const BlockBuild& b, const std::string& key)
 std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
   const World& world = b.world();
   walking::LeggedRobotNames names;
-  names.pelvis = b.text("pelvis");
-  names.feet = {b.text("foot_left"), b.text("foot_right")};
+  names.pelvis = b.qualifiedText("pelvis");
+  names.feet = {b.qualifiedText("foot_left"), b.qualifiedText("foot_right")};
   names.legJoints = {sixNames(b, "leg_left"), sixNames(b, "leg_right")};
-  const std::string imuName = b.text("imu");
+  const std::string imuName = b.qualifiedText("imu");
   const Sensor* imu = world.findSensor(imuName);
   if (!imu || imu->type() != SensorType::Imu) b.fail("imu '" + imuName + "' is not an imu sensor");
   std::array<int, 3> components{};
@@ -108,7 +108,7 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
   std::array<ForceCell, 2> cells{};
   const char* cellKeys[] = {"ft_left", "ft_right"};
   for (size_t s = 0; s < 2; ++s) {
-    const std::string name = b.text(cellKeys[s]);
+    const std::string name = b.qualifiedText(cellKeys[s]);
     const Sensor* cell = world.findSensor(name);
     if (!cell || cell->type() != SensorType::ForceTorque)
       b.fail(std::string(cellKeys[s]) + " '" + name + "' is not a force_torque sensor");

@@ -1,0 +1,89 @@
+// The world's solver islands (solver_islands.h): which rows go together, and the velocity pass
+// of one island.
+#include <algorithm>
+
+#include "impetus/dynamics/world.h"
+
+namespace impetus {
+
+void World::partitionIslands() {
+  movable_.resize(bodies_.size());
+  for (size_t i = 0; i < bodies_.size(); ++i)
+    movable_[i] = bodies_[i].isDynamic() && !bodies_[i].sleeping &&
+                  (articulated_.empty() || !articulated_[i]);
+  solverIslands_.reset(movable_, rotorSpeeds_.size());
+  for (size_t j = 0; j < joints_.size(); ++j) {
+    const Joint& joint = *joints_[j];
+    if (jointIdle(joint)) continue;
+    solverIslands_.linkBodies(joint.parent(), joint.child());
+    int rotor = 0;
+    for (const DriveCoupling& d : joint.drives()) {  // a gear, a repeater: the rotor's rows
+      rotor = d.motor->rotorSlot();
+      solverIslands_.linkRotor(joint.parent(), rotor);
+      solverIslands_.linkRotor(joint.child(), rotor);
+    }
+    solverIslands_.addJoint(static_cast<int>(j), joint.parent(), joint.child(), rotor);
+  }
+  for (size_t m = 0; m < motors_.size(); ++m)
+    if (!motors_[m].joint)
+      solverIslands_.addTrackMotor(static_cast<int>(m), motors_[m].motor->rotorSlot());
+  for (const ContactPoint& c : awakeContacts()) {
+    solverIslands_.linkBodies(c.bodyA, c.bodyB);
+    if (c.trackMotor >= 0)  // the belt's friction rows turn the track's rotor
+      solverIslands_.linkRotor(c.trackOnB ? c.bodyB : c.bodyA,
+                               motors_[static_cast<size_t>(c.trackMotor)].motor->rotorSlot());
+  }
+  solverIslands_.finish(awakeContacts());
+  while (islandRows_.size() < solverIslands_.islands().size()) {
+    islandRows_.emplace_back();
+    // The velocity rows are iterated; the position rows are not.
+    islandRows_.back().velocity.setCacheActiveSets(true);
+  }
+}
+
+void World::enterIsland(size_t k) {
+  island_ = &solverIslands_.islands()[k];
+  std::swap(rows_, islandRows_[k].velocity);
+  std::swap(jointPositionRows_, islandRows_[k].jointPositions);
+  jointsPreProjected_ = islandRows_[k].jointsPreProjected;
+  const std::span<const BodyId> own = solverIslands_.bodies(*island_);
+  islandReach_.assign(own.begin(), own.end());
+  for (const int j : islandJoints()) {
+    islandReach_.push_back(joints_[static_cast<size_t>(j)]->parent());
+    islandReach_.push_back(joints_[static_cast<size_t>(j)]->child());
+  }
+  for (const ContactPoint& c : islandContacts()) {
+    islandReach_.push_back(c.bodyA);
+    islandReach_.push_back(c.bodyB);
+  }
+}
+
+void World::leaveIsland(size_t k) {
+  islandRows_[k].jointsPreProjected = jointsPreProjected_;
+  std::swap(rows_, islandRows_[k].velocity);
+  std::swap(jointPositionRows_, islandRows_[k].jointPositions);
+  island_ = nullptr;
+}
+
+SolveResult World::solveIslandVelocities(double dt, const SolveStop& stop) {
+  // A tree that holds every row, all of them equalities, is solved exactly from any start:
+  // warm starting it would only cost applying the impulses the solve then recomputes (2.5 % of a
+  // chain30 step). (One-sided rows and friction in the tree are not: which of them it keeps
+  // depends on the impulses it starts from.)
+  if (rows_.treeHoldsOnlyEqualities())
+    for (ConstraintRow& r : rows_.rows()) r.impulse = 0.0;
+  else if (settings_.solver.warmStart) {
+    rows_.fillResponses();
+    applyAccumulatedImpulses(rows_.rows(), velocities_, rotorSpeeds_);
+  }
+  const SolveResult result = solveBlocks(rows_, velocities_, rotorSpeeds_, stop);
+  applyRestitution();
+  keepFrictionInCones();
+  for (const int j : islandJoints())
+    joints_[static_cast<size_t>(j)]->storeImpulses(rows_, bodies_, dt);
+  storeContactImpulses();
+  storeTrackMotorImpulses(dt);
+  return result;
+}
+
+}  // namespace impetus
