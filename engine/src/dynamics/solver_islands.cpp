@@ -70,19 +70,16 @@ void SolverIslands::finish(std::span<ContactPoint> contacts) {
       setRange(islands_[i], fill_[i], fill_[i + 1]);
     }
   };
-  fill_.assign(n + 1, 0);
-  for (const Item& item : jointItems_) ++fill_[size_t(islandOf(item.node)) + 1];
-  ranges([](Island& i, int begin, int end) { i.jointBegin = begin, i.jointEnd = end; });
-  joints_.resize(jointItems_.size());
-  for (const Item& item : jointItems_)
-    joints_[size_t(fill_[size_t(islandOf(item.node))]++)] = item.index;
-
-  fill_.assign(n + 1, 0);
-  for (const Item& item : motorItems_) ++fill_[size_t(islandOf(item.node)) + 1];
-  ranges([](Island& i, int begin, int end) { i.motorBegin = begin, i.motorEnd = end; });
-  motors_.resize(motorItems_.size());
-  for (const Item& item : motorItems_)
-    motors_[size_t(fill_[size_t(islandOf(item.node))]++)] = item.index;
+  const auto sortItems = [&](const std::vector<Item>& items, std::vector<int>& out,
+                             int Island::*begin, int Island::*end) {
+    fill_.assign(n + 1, 0);
+    for (const Item& item : items) ++fill_[size_t(islandOf(item.node)) + 1];
+    ranges([&](Island& i, int first, int last) { i.*begin = first, i.*end = last; });
+    out.resize(items.size());
+    for (const Item& item : items) out[size_t(fill_[size_t(islandOf(item.node))]++)] = item.index;
+  };
+  sortItems(jointItems_, joints_, &Island::jointBegin, &Island::jointEnd);
+  sortItems(motorItems_, motors_, &Island::motorBegin, &Island::motorEnd);
 
   fill_.assign(n + 1, 0);
   for (int& island : contactIsland_) {

@@ -118,11 +118,11 @@ void EqualityTree::writeLayout(std::span<const ConstraintRow> rows,
                                std::span<const SolverBodyMass> bodies,
                                std::span<const double> rotorInverseInertia,
                                std::vector<std::uint64_t>& layout) {
-  // Everything chooseStructure reads: the blocks' shapes and roles, each row's ends and whether
-  // it only pushes or drives a rotor, which bodies and rotors move.
+  // Everything chooseStructure reads: the blocks' shapes and roles, each row's ends, whether
+  // they move, and whether it only pushes or drives a rotor. (Only the rows' own bodies and
+  // rotors: an island's buffer is one of many, and the world's other bodies are no concern.)
   // Written by index into a vector sized once (the size is the same build after build).
-  const size_t flags = bodies.size() + rotorInverseInertia.size();
-  layout.resize(2 + blocks.size() + 2 * rows.size() + flags / 64 + 1);
+  layout.resize(2 + blocks.size() + 2 * rows.size());
   std::uint64_t* out = layout.data();
   *out++ = blocks.size();
   *out++ = rows.size();
@@ -136,18 +136,15 @@ void EqualityTree::writeLayout(std::span<const ConstraintRow> rows,
     *out++ = static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.bodyA)) << 32 |
              static_cast<std::uint32_t>(r.bodyB);
     const bool pushes = r.lower == 0.0 && r.upper >= 1e299;
-    *out++ = static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.rotor)) << 2 |
+    const bool movesA = isDynamic(bodies[static_cast<size_t>(r.bodyA)]);
+    const bool movesB = isDynamic(bodies[static_cast<size_t>(r.bodyB)]);
+    const bool rotorMoves = rotorInverseInertia[static_cast<size_t>(r.rotor)] > 0.0;
+    *out++ = static_cast<std::uint64_t>(movesA) << 63 | static_cast<std::uint64_t>(movesB) << 62 |
+             static_cast<std::uint64_t>(rotorMoves) << 61 |
+             static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.rotor)) << 2 |
              static_cast<std::uint64_t>(pushes) << 1 |
              static_cast<std::uint64_t>(r.rotorJacobian != 0.0);
   }
-  std::fill(out, layout.data() + layout.size(), 0);
-  size_t bit = 0;
-  const auto setBit = [&](bool value) {
-    out[bit / 64] |= static_cast<std::uint64_t>(value) << (bit % 64);
-    ++bit;
-  };
-  for (const SolverBodyMass& b : bodies) setBit(isDynamic(b));
-  for (double r : rotorInverseInertia) setBit(r > 0.0);
 }
 
 bool EqualityTree::build(std::span<const ConstraintRow> rows, std::span<RowBlock> blocks,
@@ -827,18 +824,34 @@ void EqualityTree::responseThroughTree(const ConstraintRow& row,
   out.k = rowVelocity(row, u[static_cast<size_t>(row.bodyA)], u[static_cast<size_t>(row.bodyB)],
                       rotors[static_cast<size_t>(row.rotor)]) +
           row.softness;
-  // Collected sparsely (and the scratch zeroed again for the next row).
+  // Collected sparsely (and the scratch zeroed again for the next row): only the ends of the row
+  // and of the tree's rows were pushed, so the world's other bodies are not looked at (a step
+  // solves many islands, each with its own tree).
   out.bodies.clear();
-  for (size_t i = 0; i < u.size(); ++i) {
-    if (u[i].linear == Vec3::Zero() && u[i].angular == Vec3::Zero()) continue;
-    out.bodies.emplace_back(static_cast<int>(i), u[i]);
-    u[i] = SolverVelocity{};
-  }
   out.rotors.clear();
-  for (size_t i = 1; i < rotors.size(); ++i) {
-    if (rotors[i] == 0.0) continue;
-    out.rotors.emplace_back(static_cast<int>(i), rotors[i]);
-    rotors[i] = 0.0;
+  const auto collectBody = [&](int i) {
+    SolverVelocity& v = u[static_cast<size_t>(i)];
+    if (v.linear == Vec3::Zero() && v.angular == Vec3::Zero()) return;
+    out.bodies.emplace_back(i, v);
+    v = SolverVelocity{};
+  };
+  const auto collectRotor = [&](int i) {
+    double& speed = rotors[static_cast<size_t>(i)];
+    if (i <= 0 || speed == 0.0) return;
+    out.rotors.emplace_back(i, speed);
+    speed = 0.0;
+  };
+  collectBody(row.bodyA);
+  collectBody(row.bodyB);
+  collectRotor(row.rotor);
+  for (const Node& node : nodes_) {
+    if (node.kind != NodeKind::Constraint) continue;
+    for (int k = 0; k < node.rowCount; ++k) {
+      const ConstraintRow& r = rows[static_cast<size_t>(node.rows[k])];
+      collectBody(r.bodyA);
+      collectBody(r.bodyB);
+      collectRotor(r.rotor);
+    }
   }
 }
 

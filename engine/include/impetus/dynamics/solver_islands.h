@@ -52,7 +52,7 @@ class SolverIslands {
   }
 
  private:
-  int bodyNode(BodyId b) const { return movable_[size_t(b)] ? int(b) : -1; }
+  int bodyNode(BodyId b) const { return b >= 0 && movable_[size_t(b)] ? int(b) : -1; }
   int rotorNode(int slot) const { return slot > 0 ? int(bodyCount_) + slot : -1; }
   /// The node an item over bodies a, b and a rotor belongs to (the spare node when none moves).
   int nodeOf(BodyId a, BodyId b, int rotorSlot) const;
