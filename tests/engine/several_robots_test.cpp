@@ -118,6 +118,56 @@ TEST(SeveralRobots, EachOfTwoAndFourMf4sMovesExactlyAsItDoesAlone) {
   }
 }
 
+/// The humanoid walking forward (from 0.5 s), alone or beside an MF-4 driving a curve 4 m to its
+/// left; the pelvis's pose step by step.
+std::vector<Pose> humanoidWalking(bool withMf4, int steps) {
+  std::string scene =
+      "<scene name='yard'>\n<world gravity='0 0 -9.81'/>\n"
+      "<material name='ground' friction='1.0' restitution='0.0'/>\n"
+      "<body name='ground' fixed='true'><geom type='plane' material='ground'/></body>\n"
+      "<include file='robots/humanoid.xml' prefix='h_'/>\n";
+  if (withMf4) scene += "<include file='robots/mf4.xml' prefix='m_' pos='0 4 0'/>\n";
+  Simulation sim(loadSceneText(scene + "</scene>\n", "yard.xml", IMPETUS_SCENES_DIR));
+  const std::vector<std::string> channels = sim.scene().console.channels();
+  const BodyId pelvis = sim.world().findBody("h_pelvis");
+  std::vector<Pose> poses;
+  for (int i = 0; i < steps; ++i) {
+    const double t = i * sim.stepSize();
+    for (size_t c = 0; c < channels.size(); ++c) {
+      if (channels[c] == "h_walk.forward") sim.channels()[c] = t > 0.5 ? 1.0 : 0.0;
+      if (channels[c] == "m_drive.y") sim.channels()[c] = 1.0;
+      if (channels[c] == "m_drive.x") sim.channels()[c] = 0.5;
+    }
+    const StepStatus status = sim.step();
+    EXPECT_TRUE(status.ok) << status.message;
+    if (!status.ok) break;
+    poses.push_back({sim.world().body(pelvis).position, sim.world().body(pelvis).orientation});
+  }
+  return poses;
+}
+
+TEST(SeveralRobots, TheHumanoidBesideAnMf4WalksExactlyAsItDoesAlone) {
+  // Its walking controller models its own links only (the world's tree also holds the MF-4).
+#ifdef IMPETUS_SANITIZED_BUILD
+  constexpr int kSteps = 250;
+#else
+  constexpr int kSteps = 500;
+#endif
+  const std::vector<Pose> together = humanoidWalking(true, kSteps);
+  const std::vector<Pose> alone = humanoidWalking(false, kSteps);
+  ASSERT_EQ(together.size(), alone.size());
+  double largest = 0.0;
+  for (size_t i = 0; i < alone.size(); ++i) {
+    largest = std::max(largest, (together[i].position - alone[i].position).cwiseAbs().maxCoeff());
+    largest = std::max(
+        largest,
+        (together[i].orientation.coeffs() - alone[i].orientation.coeffs()).cwiseAbs().maxCoeff());
+  }
+  EXPECT_LE(largest, 1e-9);
+  EXPECT_GT(alone.back().position.x(), kSteps > 300 ? 0.5 : 0.1);  // it walked
+  EXPECT_GT(alone.back().position.z(), 0.8);                       // upright
+}
+
 TEST(SeveralRobots, EveryNameOfAPrefixedCopyCarriesItsPrefix) {
   const LoadedScene s = loadSceneText(mf4Team({0, 1}), "team.xml", IMPETUS_SCENES_DIR);
   const World& w = *s.world;

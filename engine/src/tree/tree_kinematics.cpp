@@ -151,6 +151,32 @@ Vec3 TreeKinematics::angularMomentum(const Vec3& about) const {
   return h;
 }
 
+Vec3 TreeKinematics::centreOfMass(std::span<const int> links) const {
+  Vec3 sum = Vec3::Zero();
+  double mass = 0.0;
+  for (const int i : links) {
+    sum += tree_->link(i).mass * link(i).centreOfMass;
+    mass += tree_->link(i).mass;
+  }
+  return mass > 0.0 ? Vec3(sum / mass) : Vec3::Zero();
+}
+
+Vec3 TreeKinematics::linearMomentum(std::span<const int> links) const {
+  Vec3 p = Vec3::Zero();
+  for (const int i : links) p += tree_->link(i).mass * pointVelocity(i, link(i).centreOfMass);
+  return p;
+}
+
+Vec3 TreeKinematics::angularMomentum(const Vec3& about, std::span<const int> links) const {
+  Vec3 h = Vec3::Zero();
+  for (const int i : links) {
+    const LinkState& s = link(i);
+    const Vec3 vc = pointVelocity(i, s.centreOfMass);
+    h += s.inertia * s.angularVelocity + (s.centreOfMass - about).cross(tree_->link(i).mass * vc);
+  }
+  return h;
+}
+
 double TreeKinematics::kineticEnergy() const {
   double t = 0.0;
   for (int i = 0; i < tree_->size(); ++i) {

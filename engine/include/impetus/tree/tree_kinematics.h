@@ -2,6 +2,7 @@
 // The forward recursion of seed 004 in the world frame: link poses from q, link velocities from
 // q', point Jacobians from the joints on the path root -> link, centre of mass and momentum.
 
+#include <span>
 #include <vector>
 
 #include <Eigen/Core>
@@ -57,6 +58,10 @@ class TreeKinematics {
   Vec3 linearMomentum() const;                    ///< (unit: kg m/s)
   Vec3 angularMomentum(const Vec3& about) const;  ///< (unit: kg m^2/s)
   double kineticEnergy() const;                   ///< (unit: J)
+  /// The same over some of the links (one robot of a world's tree), summed in the order given.
+  Vec3 centreOfMass(std::span<const int> links) const;
+  Vec3 linearMomentum(std::span<const int> links) const;
+  Vec3 angularMomentum(const Vec3& about, std::span<const int> links) const;
 
  private:
   void forward(bool withVelocities);

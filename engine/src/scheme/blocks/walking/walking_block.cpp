@@ -150,7 +150,8 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
   }
   std::vector<std::string> outputs;
   for (int s = 0; s < 2; ++s)
-    for (const std::string& n : names.legJoints[size_t(s)]) outputs.push_back(n);
+    for (const std::string& n : names.legJoints[size_t(s)])
+      outputs.push_back(n.substr(b.desc().prefix.size()));  // the robot's own joint name
   for (const char* s : kSignals) outputs.emplace_back(s);
   return std::make_unique<WalkingBlock>(std::move(outputs), world, std::move(controller), *imu,
                                         components, cells);

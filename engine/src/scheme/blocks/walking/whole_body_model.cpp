@@ -22,6 +22,9 @@ WholeBodyModel::WholeBodyModel(const World& world, const LeggedRobotNames& names
   if (pelvis < 0) fail("no body named '" + names.pelvis + "' (the pelvis)");
   base_ = tree_.floatingBaseFirstLink[static_cast<size_t>(pelvis)];
   if (base_ < 0) fail("the pelvis '" + names.pelvis + "' must be a free body (the floating base)");
+  // The robot is the pelvis's subtree: the world's tree also holds whatever else moves (another
+  // robot, a valve's wheel), which is no part of this robot's centre of mass or momentum.
+  for (int i = base_; i < tree_.tree.subtreeEnd(base_); ++i) robotLinks_.push_back(i);
   tree::coordinatesFromWorld(tree_, world, q_, qd_);
   kinematics_.updatePositions(q_);
   double footZ = 0.0;
@@ -59,8 +62,8 @@ WholeBodyModel::WholeBodyModel(const World& world, const LeggedRobotNames& names
     footZ += 0.5 * point.z();
   }
   assembledPelvisHeight_ = q_[base_ + 2] - footZ;
-  assembledComHeight_ = kinematics_.centreOfMass().z() - footZ;
-  for (int i = 0; i < tree_.tree.size(); ++i) mass_ += tree_.tree.link(i).mass;
+  assembledComHeight_ = centreOfMass().z() - footZ;
+  for (const int i : robotLinks_) mass_ += tree_.tree.link(i).mass;
   measureSwingMomentum();
 }
 
@@ -68,7 +71,7 @@ void WholeBodyModel::measureSwingMomentum() {
   // Finite differences of the inverse kinematics: the joint rates that move one foot at unit
   // speed with everything else held, then the tree's angular momentum about the centre of mass.
   const tree::VectorX assembly = q_;
-  const Vec3 com = kinematics_.centreOfMass();
+  const Vec3 com = centreOfMass();
   std::array<FootPlacement, 2> feet;
   for (int s = 0; s < 2; ++s) feet[size_t(s)] = {footPoint(Side(s)), 0.0};
   const double height = q_[base_ + 2];
@@ -85,7 +88,7 @@ void WholeBodyModel::measureSwingMomentum() {
       solve(com.head<2>(), height, 0.0, moved, a);
       const tree::VectorX rates = (q_ - q0) / kShift;
       kinematics_.update(q0, rates);
-      swingAngularMomentum_[size_t(s)].col(axis) = kinematics_.angularMomentum(com);
+      swingAngularMomentum_[size_t(s)].col(axis) = kinematics_.angularMomentum(com, robotLinks_);
     }
   q_ = assembly;
   qd_.setZero();
@@ -173,7 +176,7 @@ bool WholeBodyModel::solve(const Vec2& com, double pelvisHeight, double pelvisYa
       const bool ok = solveLeg(Side(s), position, rotation);
       reached = reached && ok;
     }
-    const Vec3 c = kinematics_.centreOfMass();
+    const Vec3 c = centreOfMass();
     const Vec2 miss = com - c.head<2>();
     if (miss.norm() < 1e-5) break;
     base.head<2>() += miss;  // the legs move the centre of mass far less than the pelvis does
@@ -192,7 +195,7 @@ void WholeBodyModel::poseMeasured(const World& world, const Vec3& rollPitchYaw, 
   kinematics_.update(q_, qd_);
   const Vec3 shift = anchorPoint - footPoint(anchor);
   const Vec3 point = footPoint(anchor);
-  measuredComVelocity_ = kinematics_.linearMomentum() / mass_ -
+  measuredComVelocity_ = kinematics_.linearMomentum(robotLinks_) / mass_ -
                          kinematics_.pointVelocity(footLinks_[size_t(anchor)], point);
   q_.segment<3>(base_) = shift;
   kinematics_.updatePositions(q_);

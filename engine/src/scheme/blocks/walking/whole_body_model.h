@@ -5,6 +5,7 @@
 
 #include <array>
 #include <memory>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -54,7 +55,7 @@ class WholeBodyModel {
   void poseMeasured(const World& world, const Vec3& rollPitchYaw, Side anchor,
                     const Vec3& anchorPoint);
 
-  Vec3 centreOfMass() const { return kinematics_.centreOfMass(); }
+  Vec3 centreOfMass() const { return kinematics_.centreOfMass(robotLinks_); }
   /// The centre of mass's velocity relative to the anchor foot at the last poseMeasured (m/s).
   const Vec3& measuredComVelocity() const { return measuredComVelocity_; }
   /// The point under the ankle on the sole plane, world, at the model's current pose.
@@ -95,6 +96,7 @@ class WholeBodyModel {
   Vec3 measuredComVelocity_ = Vec3::Zero();
   Mat3 measuredPelvisRotation_ = Mat3::Identity();
   double mass_ = 0.0;
+  std::vector<int> robotLinks_;  ///< the pelvis's subtree: this robot's links of the world's tree
 };
 
 }  // namespace impetus::walking
