@@ -1,6 +1,5 @@
 #include "impetus/tree/tree_kinematics.h"
 
-#include <ranges>
 #include <stdexcept>
 #include <string>
 
@@ -125,58 +124,57 @@ void TreeKinematics::pointJacobian(int i, const Vec3& worldPoint, Jacobian6& jac
   }
 }
 
-namespace {
-
-// The sums over a set of links, for the whole tree (every index in order) and for one robot's
-// links of a world's tree alike.
-template <class Links>
-Vec3 centreOfMassOf(const TreeKinematics& k, const Links& links) {
+Vec3 TreeKinematics::centreOfMass() const {
   Vec3 sum = Vec3::Zero();
   double mass = 0.0;
-  for (const int i : links) {
-    sum += k.tree().link(i).mass * k.link(i).centreOfMass;
-    mass += k.tree().link(i).mass;
+  for (int i = 0; i < tree_->size(); ++i) {
+    sum += tree_->link(i).mass * link(i).centreOfMass;
+    mass += tree_->link(i).mass;
   }
   return mass > 0.0 ? Vec3(sum / mass) : Vec3::Zero();
 }
 
-template <class Links>
-Vec3 linearMomentumOf(const TreeKinematics& k, const Links& links) {
+Vec3 TreeKinematics::linearMomentum() const {
   Vec3 p = Vec3::Zero();
-  for (const int i : links) p += k.tree().link(i).mass * k.pointVelocity(i, k.link(i).centreOfMass);
+  for (int i = 0; i < tree_->size(); ++i)
+    p += tree_->link(i).mass * pointVelocity(i, link(i).centreOfMass);
   return p;
 }
 
-template <class Links>
-Vec3 angularMomentumOf(const TreeKinematics& k, const Vec3& about, const Links& links) {
+Vec3 TreeKinematics::angularMomentum(const Vec3& about) const {
   Vec3 h = Vec3::Zero();
-  for (const int i : links) {
-    const LinkState& s = k.link(i);
-    const Vec3 vc = k.pointVelocity(i, s.centreOfMass);
-    h += s.inertia * s.angularVelocity + (s.centreOfMass - about).cross(k.tree().link(i).mass * vc);
+  for (int i = 0; i < tree_->size(); ++i) {
+    const LinkState& s = link(i);
+    const Vec3 vc = pointVelocity(i, s.centreOfMass);
+    h += s.inertia * s.angularVelocity + (s.centreOfMass - about).cross(tree_->link(i).mass * vc);
   }
   return h;
 }
 
-}  // namespace
-
-Vec3 TreeKinematics::centreOfMass() const {
-  return centreOfMassOf(*this, std::views::iota(0, tree_->size()));
-}
-Vec3 TreeKinematics::linearMomentum() const {
-  return linearMomentumOf(*this, std::views::iota(0, tree_->size()));
-}
-Vec3 TreeKinematics::angularMomentum(const Vec3& about) const {
-  return angularMomentumOf(*this, about, std::views::iota(0, tree_->size()));
-}
 Vec3 TreeKinematics::centreOfMass(std::span<const int> links) const {
-  return centreOfMassOf(*this, links);
+  Vec3 sum = Vec3::Zero();
+  double mass = 0.0;
+  for (const int i : links) {
+    sum += tree_->link(i).mass * link(i).centreOfMass;
+    mass += tree_->link(i).mass;
+  }
+  return mass > 0.0 ? Vec3(sum / mass) : Vec3::Zero();
 }
+
 Vec3 TreeKinematics::linearMomentum(std::span<const int> links) const {
-  return linearMomentumOf(*this, links);
+  Vec3 p = Vec3::Zero();
+  for (const int i : links) p += tree_->link(i).mass * pointVelocity(i, link(i).centreOfMass);
+  return p;
 }
+
 Vec3 TreeKinematics::angularMomentum(const Vec3& about, std::span<const int> links) const {
-  return angularMomentumOf(*this, about, links);
+  Vec3 h = Vec3::Zero();
+  for (const int i : links) {
+    const LinkState& s = link(i);
+    const Vec3 vc = pointVelocity(i, s.centreOfMass);
+    h += s.inertia * s.angularVelocity + (s.centreOfMass - about).cross(tree_->link(i).mass * vc);
+  }
+  return h;
 }
 
 double TreeKinematics::kineticEnergy() const {
