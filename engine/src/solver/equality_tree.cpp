@@ -713,17 +713,12 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
     applyVelocityChanges(bodies, rotorSpeeds);
     return largest;
   }
+  if (releasePullingRows(rows, bodies, rotorSpeeds)) return 0.0;
   for (Node& node : nodes_) {
     if (node.kind != NodeKind::Constraint) continue;
     for (int k = 0; k < node.rowCount; ++k) {
       ConstraintRow& r = rows[static_cast<size_t>(node.rows[k])];
-      double dp = node.z(k);
-      if ((node.oneSided >> k & 1u) && r.impulse + dp < 0.0) {
-        dp = -r.impulse;  // a stop or a contact only pushes: released, it leaves the tree
-        // Listed once (the list must not grow when the tree is solved again as it is).
-        if (!node.released) released_.push_back(node.oneSidedBlock);
-        node.released = true;
-      }
+      const double dp = node.z(k);
       r.impulse += dp;
       // Row by row, not the body nodes' solution (applyVelocityChanges): a face contact's
       // dependent rows amplify round-off there, and the velocities must be exactly what the
@@ -734,6 +729,32 @@ double EqualityTree::solve(std::span<ConstraintRow> rows, std::span<SolverVeloci
     }
   }
   return largest;
+}
+
+bool EqualityTree::releasePullingRows(std::span<ConstraintRow> rows,
+                                      std::span<SolverVelocity> bodies,
+                                      std::span<double> rotorSpeeds) {
+  // A stop or a contact only pushes. One the answer has pulling invalidates the whole answer
+  // (every other row's impulse assumed it pulled): nothing of it is applied, the pulling rows let
+  // go of what they held and leave the tree, which is then rebuilt and solved again. Clamping
+  // them in place instead applied the rest of the answer: joints left open by hundreds of m/s
+  // for the sweep to take back (a gripper jaw pressed into the ground, the MF-4 thrown).
+  bool pulls = false;
+  for (Node& node : nodes_) {
+    if (node.kind != NodeKind::Constraint || node.oneSided == 0) continue;
+    for (int k = 0; k < node.rowCount; ++k) {
+      ConstraintRow& r = rows[static_cast<size_t>(node.rows[k])];
+      if (!(node.oneSided >> k & 1u) || r.impulse + node.z(k) >= 0.0) continue;
+      pulls = true;
+      applyImpulse(r, -r.impulse, bodies[static_cast<size_t>(r.bodyA)],
+                   bodies[static_cast<size_t>(r.bodyB)], rotorSpeeds[static_cast<size_t>(r.rotor)]);
+      r.impulse = 0.0;
+      // Listed once (the list must not grow when the tree is solved again as it is).
+      if (!node.released) released_.push_back(node.oneSidedBlock);
+      node.released = true;
+    }
+  }
+  return pulls;
 }
 
 bool EqualityTree::frictionSlides(std::span<const ConstraintRow> rows) {

@@ -309,8 +309,8 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   }
   // Limits and contacts move in and out of the tree as they start or stop pushing (each move
   // refactorises it). Admissions are capped: a row that keeps flipping past this many moves stays
-  // out. Releases are not: clamped in place, a pulling row would leave the tree's answer
-  // inconsistent (its joints open by what the clamp took), and each release shrinks the tree.
+  // out. Releases are not: a solve that finds a row pulling applies nothing else (its answer
+  // assumed the pull), so the row must leave before the tree can answer; each release shrinks it.
   constexpr int kMaxTreeRebuilds = 4;
   int rebuilds = 0;
   const auto released = [&] {  // whether rows left the tree (it was rebuilt)

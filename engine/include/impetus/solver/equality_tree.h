@@ -52,8 +52,9 @@ class EqualityTree {
   /// compliant leaves or friction), reading no row's response M^-1 J^T.
   bool bodySolutionExact() const { return bodySolutionExact_; }
   /// Solves the tree's rows exactly at the current velocities: updates their accumulated impulses
-  /// and the velocities; returns the largest |dp|. A limit row whose impulse would pull is set to
-  /// zero instead and listed in released() (the tree must then be rebuilt without it).
+  /// and the velocities; returns the largest |dp|. If the answer has a limit or contact row
+  /// pulling, only those rows change: they let go (impulse 0) and are listed in released() (the
+  /// tree must then be rebuilt without them), and 0 is returned.
   double solve(std::span<ConstraintRow> rows, std::span<SolverVelocity> bodies,
                std::span<double> rotorSpeeds);
   /// Projects the tree's rows onto their position errors: adds to the pseudo-velocities (all zero
@@ -118,6 +119,10 @@ class EqualityTree {
   static void backward(Node& node, const Vec6& parentZ);
   /// Forward and back substitution: each node's z from the right sides in y_.
   void substitute();
+  /// After substitute(): lets go of the one-sided rows the answer has pulling (impulse 0, listed
+  /// in released_); true if any did, and then nothing else of the answer may be applied.
+  bool releasePullingRows(std::span<ConstraintRow> rows, std::span<SolverVelocity> bodies,
+                          std::span<double> rotorSpeeds);
   template <bool Fused>
   void substitute();  ///< Fused: some pairs go through HingeElimination
   /// Whether a friction pair's answer in y_/z leaves its Coulomb ball; if so every friction pair
