@@ -384,15 +384,26 @@ double World::addContactPositionRows(RowBuffer& rows, size_t first, size_t last,
   // face a little, the same way every step.
   int rowsAdded = 0;
   double largest = 0.0;
+  // A bouncing manifold shifts as one: by its first point to touch (the smallest shift), every
+  // point alike. Each point's own shift made a manifold's points on a line (dependent rows) ask
+  // for different shifts, and the block pushed and pulled a million N s against itself (the MF-4
+  // reversing into the bin's wall had its turret torn off).
+  double bounceShift = -std::numeric_limits<double>::infinity();
+  if (iteration == 0)
+    for (size_t k = first; k < last; ++k)
+      if (contacts_[k].bounceShift < 0.0)
+        bounceShift = std::max(bounceShift, contacts_[k].bounceShift);
+  const bool bouncing = bounceShift > -std::numeric_limits<double>::infinity();
   for (size_t k = first; k < last; ++k) {
     const ContactPoint& c = contacts_[k];
     const RigidBody& a = bodies_[static_cast<size_t>(c.bodyA)];
     const RigidBody& b = bodies_[static_cast<size_t>(c.bodyB)];
     const Vec3 pointA = a.toWorld(c.localA), pointB = b.toWorld(c.localB);
     const double separation = c.normal.dot(pointB - pointA);
-    const bool bounce = iteration == 0 && c.bounceShift < 0.0;
-    const double error = bounce ? -c.bounceShift : separation + settings_.contactSlop;
-    const bool penetrating = needsPositionCorrection(error);
+    // The points that bounce are held to the shift; the manifold's others may follow it.
+    const bool bounce = bouncing && c.bounceShift < 0.0;
+    const double error = bouncing ? -bounceShift : separation + settings_.contactSlop;
+    const bool penetrating = !bouncing && needsPositionCorrection(error);
     const int index =
         rows.addBlock(bounce ? BlockKind::Equality : BlockKind::Bounded, 1, c.bodyA, c.bodyB);
     ConstraintRow& row = rows.row(index);
@@ -404,8 +415,8 @@ double World::addContactPositionRows(RowBuffer& rows, size_t first, size_t last,
     row.lower = bounce ? -1e300 : 0.0;
     // Points not penetrating beyond the slop only keep the others from pulling them in.
     row.target =
-        bounce
-            ? c.bounceShift / dt
+        bouncing
+            ? bounceShift / dt
             : (penetrating ? ctx.correctionTarget(settings_.contactCorrectionFactor * error) : 0.0);
     if (bounce || penetrating) {
       ++rowsAdded;
