@@ -15,6 +15,7 @@
 #include <exception>
 #include <fstream>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,37 +51,38 @@ double kineticEnergy(const World& world) {
 }
 
 /// A tired trainee: spells of slamming the sticks between their stops, of mashing the buttons,
-/// and of doing nothing at all, each of random length.
+/// and of doing nothing at all, each of random length. Every input given is written as it is
+/// given to an --input script (header t,channel...): kept in memory, eight hours of it would
+/// be the megabytes the memory check looks for.
 class TiredTrainee {
  public:
-  TiredTrainee(const ConsoleDesc& console, std::uint64_t seed) : rng_(seed) {
+  TiredTrainee(const ConsoleDesc& console, std::uint64_t seed, const std::string& scriptPath)
+      : rng_(seed), script_(scriptPath) {
+    if (!script_) throw std::runtime_error("cannot write " + scriptPath);
+    script_ << "t";
     for (const ControlDesc& c : console.controls)
-      for (size_t k = 0; k < c.channels.size(); ++k)
+      for (size_t k = 0; k < c.channels.size(); ++k) {
         channels_.push_back({c.kind, c.minimum, c.maximum});
+        script_ << ',' << c.channels[k];
+      }
+    script_ << '\n';
+    script_.precision(17);
   }
   bool idle() const { return spell_ == Spell::Idle; }
   /// The input at time t (s), written into `out` (console channel order).
   void apply(double t, std::span<double> out) {
     if (t >= spellEnd_) startSpell(t);
     if (t >= nextMove_) {
-      for (size_t i = 0; i < channels_.size() && i < out.size(); ++i) out[i] = pick(channels_[i]);
+      script_ << t;
+      for (size_t i = 0; i < channels_.size() && i < out.size(); ++i) {
+        out[i] = pick(channels_[i]);
+        script_ << ',' << out[i];
+      }
+      script_ << '\n';
       nextMove_ = t + (spell_ == Spell::Mash ? uniform(0.05, 0.5) : uniform(0.3, 3.0));
-      log_.push_back({t, std::vector<double>(out.begin(), out.end())});
     }
   }
-  /// Every input given, as an --input script (header t,channel...).
-  void write(const std::string& path, const std::vector<std::string>& names) const {
-    std::ofstream out(path);
-    out << "t";
-    for (const std::string& n : names) out << ',' << n;
-    out << '\n';
-    out.precision(17);
-    for (const auto& [t, values] : log_) {
-      out << t;
-      for (const double v : values) out << ',' << v;
-      out << '\n';
-    }
-  }
+  void closeScript() { script_.close(); }
 
  private:
   enum class Spell { Slam, Mash, Idle };
@@ -110,7 +112,7 @@ class TiredTrainee {
   }
   std::mt19937_64 rng_;
   std::vector<Channel> channels_;
-  std::vector<std::pair<double, std::vector<double>>> log_;
+  std::ofstream script_;
   Spell spell_ = Spell::Slam;
   double spellEnd_ = -1.0, nextMove_ = 0.0;
 };
@@ -164,15 +166,16 @@ std::string run(Simulation& sim, TiredTrainee& trainee, double seconds, double& 
 std::string soak(const std::string& path, double seconds, std::uint64_t seed, double& worstGap,
                  double& memoryGrowth) {
   Simulation sim(loadScene(path));
-  TiredTrainee trainee(sim.scene().console, seed);
+  std::string stem = path.substr(path.find_last_of('/') + 1);
+  stem = stem.substr(0, stem.rfind(".xml"));
+  const std::string input = stem + ".soak-input.csv";
+  TiredTrainee trainee(sim.scene().console, seed, input);
   std::string failure = run(sim, trainee, seconds, worstGap, memoryGrowth);
-  if (!failure.empty()) {
-    std::string stem = path.substr(path.find_last_of('/') + 1);
-    stem = stem.substr(0, stem.rfind(".xml"));
-    const std::string input = stem + ".soak-input.csv";
-    trainee.write(input, sim.scene().console.channels());
+  trainee.closeScript();
+  if (failure.empty())
+    std::remove(input.c_str());
+  else
     failure += " (input: " + input + ")";
-  }
   return failure;
 }
 
