@@ -93,6 +93,24 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"<scene>\n<include file='/dev/zero'/>\n</scene>",
                  "bad.xml:2: cannot include '/dev/zero': not a regular file"},
         BadScene{"<scene>\n<frobnicate/>\n</scene>", "bad.xml:2: unknown element <frobnicate>"},
+        BadScene{"<scene>\n<beam name='b' length='1' mass_per_length='1' axial_stiffness='1e6' "
+                 "torsional_stiffness='10' radius='0.01' bending_stiffness='1 2 3'/>\n</scene>",
+                 "bad.xml:2: bending_stiffness must be one number (EI) or two"},
+        BadScene{"<scene>\n<beam name='b' length='1' mass_per_length='1' axial_stiffness='1e6' "
+                 "torsional_stiffness='10' radius='0.01' bending_stiffness='10' "
+                 "segments='0'/>\n</scene>",
+                 "bad.xml:2: segments must be a whole number from 1 to 1000"},
+        BadScene{"<scene>\n<beam name='b' length='1' mass_per_length='1' axial_stiffness='1e6' "
+                 "torsional_stiffness='10' radius='0.01' bending_stiffness='-10'/>\n</scene>",
+                 "bad.xml:2: beam 'b': length, mass per length, stiffnesses and section radius"},
+        BadScene{"<scene>\n<beam name='b' length='1' mass_per_length='1' axial_stiffness='1e6' "
+                 "torsional_stiffness='10' radius='0.01' bending_stiffness='10'>\n<geom "
+                 "type='sphere'/></beam>\n</scene>",
+                 "bad.xml:3: unknown element <geom> in <beam> (body)"},
+        BadScene{"<scene>\n<body name='b_2' mass='1' inertia='1 1 1'/>\n<beam name='b' length='1' "
+                 "mass_per_length='1' axial_stiffness='1e6' torsional_stiffness='10' radius='0.01' "
+                 "bending_stiffness='10'/>\n</scene>",
+                 "bad.xml:3: duplicate body name 'b_2' (first at bad.xml:2)"},
         BadScene{"<scene>\n<world sleep='maybe'/>\n</scene>",
                  "bad.xml:2: attribute 'sleep' must be true or false"},
         BadScene{"<scene>\n<world sleep_time='0'/>\n</scene>",

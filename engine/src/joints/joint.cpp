@@ -26,6 +26,8 @@ const char* jointTypeName(JointType type) {
       return "cylindrical";
     case JointType::Universal:
       return "universal";
+    case JointType::Beam:
+      return "beam";
   }
   return "unknown";
 }

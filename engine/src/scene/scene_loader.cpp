@@ -14,6 +14,7 @@
 #include "../exercise/exercise_parser.h"
 #include "geom_inertia.h"
 #include "impetus/exercise/exercise_evaluator.h"
+#include "impetus/flex/beam.h"
 #include "impetus/joints/cylindrical_joint.h"
 #include "impetus/joints/fixed_joint.h"
 #include "impetus/joints/prismatic_joint.h"
@@ -79,15 +80,15 @@ class Loader : private XmlReader {
       out_.world = std::make_unique<World>();
     }
     static const std::set<std::string> known = {
-        "world",  "material", "pair",    "body",   "include", "motor",   "repeater",
-        "sensor", "scheme",   "console", "camera", "exclude", "exercise"};
+        "world",  "material", "pair",    "body",   "include", "motor",    "repeater",
+        "sensor", "scheme",   "console", "camera", "exclude", "exercise", "beam"};
     for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
       const std::string element = e->Name();
       if (!known.count(element) || (included && (element == "world" || element == "exercise")))
         fail(e, "unknown element <" + element +
                     "> (expected one of: " + (included ? "" : "world, ") +
-                    "material, pair, body, include, motor, repeater, sensor, scheme, console, "
-                    "camera, exclude" +
+                    "material, pair, body, beam, include, motor, repeater, sensor, scheme, "
+                    "console, camera, exclude" +
                     (included ? "" : ", exercise") + ")");
     }
     // Order of building: settings and materials, track motors (geoms refer to them), bodies and
@@ -104,6 +105,7 @@ class Loader : private XmlReader {
     for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
       const std::string name = e->Name();
       if (name == "body") readBody(e, World::kGround, basePosition_, baseOrientation_, true);
+      if (name == "beam") readBeam(e, World::kGround, basePosition_, baseOrientation_);
       if (name == "include") readInclude(e);
     }
     // Pairs after the includes: a scene pairs its materials with an included robot's.
@@ -274,10 +276,11 @@ class Loader : private XmlReader {
                 const Quat& parentOrientation, bool topLevel) {
     allow(e, {"name", "pos", "quat", "mass", "inertia", "velocity", "angular_velocity", "fixed",
               "bullet"});
-    static const std::set<std::string> children = {"geom", "joint", "body"};
+    static const std::set<std::string> children = {"geom", "joint", "body", "beam"};
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
       if (!children.count(c->Name()))
-        fail(c, std::string("unknown element <") + c->Name() + "> in <body> (geom, joint, body)");
+        fail(c, std::string("unknown element <") + c->Name() +
+                    "> in <body> (geom, joint, body, beam)");
     RigidBodyDesc d;
     d.name = own(required(e, "name"));
     if (d.name == "world") fail(e, "'world' names the ground; a body needs another name");
@@ -336,6 +339,51 @@ class Loader : private XmlReader {
     }
     for (const XMLElement* c = e->FirstChildElement("body"); c; c = c->NextSiblingElement("body"))
       readBody(c, id, d.position, d.orientation, false);
+    for (const XMLElement* c = e->FirstChildElement("beam"); c; c = c->NextSiblingElement("beam"))
+      readBeam(c, id, d.position, d.orientation);
+  }
+
+  /// A flexible link (flex/beam.h) mounted on `mount` at pos/quat in its frame; bodies inside
+  /// it hang from its tip (pos/quat in the tip's frame, welded unless they have a joint).
+  void readBeam(const XMLElement* e, BodyId mount, const Vec3& mountPosition,
+                const Quat& mountOrientation) {
+    allow(e, {"name", "pos", "quat", "length", "mass_per_length", "axial_stiffness",
+              "bending_stiffness", "torsional_stiffness", "damping_time", "segments", "radius",
+              "material"});
+    for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
+      if (std::string(c->Name()) != "body")
+        fail(c, std::string("unknown element <") + c->Name() + "> in <beam> (body)");
+    BeamDesc d;
+    d.name = own(required(e, "name"));
+    d.mount = mount;
+    d.root = mountPosition + mountOrientation * vec3(e, "pos", Vec3::Zero());
+    d.orientation = (mountOrientation * quat(e, "quat")).normalized();
+    d.length = number(e, "length");
+    d.massPerLength = number(e, "mass_per_length");
+    d.axialStiffness = number(e, "axial_stiffness");
+    const auto bending = numbers(e, "bending_stiffness");
+    if (bending.size() != 1 && bending.size() != 2)
+      fail(e, "bending_stiffness must be one number (EI) or two (EI about y, about z)");
+    d.bendingStiffnessY = bending[0];
+    d.bendingStiffnessZ = bending.back();
+    d.torsionalStiffness = number(e, "torsional_stiffness");
+    d.dampingTime = number(e, "damping_time", 0.0);
+    const double segments = number(e, "segments", 10.0);
+    if (!(segments >= 1.0 && segments <= 1000.0) || segments != std::floor(segments))
+      fail(e, "segments must be a whole number from 1 to 1000");
+    d.segments = static_cast<int>(segments);
+    d.sectionRadius = number(e, "radius");
+    if (e->Attribute("material")) d.material = materialIndex(e, "material");
+    for (int k = 1; k <= d.segments; ++k) {
+      claim(e, "body", d.name + "_" + std::to_string(k));
+      claim(e, "joint", d.name + "_j" + std::to_string(k));
+    }
+    const Beam beam = guarded(e, [&] { return addBeam(*out_.world, d); });
+    for (size_t k = 0; k < beam.segmentShapes.size(); ++k)
+      out_.geoms.emplace_back(beam.segments[k], beam.segmentShapes[k]);
+    const Vec3 tip = d.root + d.length * (d.orientation * Vec3::UnitX());
+    for (const XMLElement* c = e->FirstChildElement("body"); c; c = c->NextSiblingElement("body"))
+      readBody(c, beam.segments.back(), tip, d.orientation, false);
   }
 
   void readJoint(const XMLElement* e, BodyId parent, BodyId child, const Vec3& bodyPosition,

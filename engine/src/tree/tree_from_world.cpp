@@ -128,6 +128,7 @@ class Builder {
     std::vector<Dof> dofs;
     switch (joint.type()) {
       case JointType::Fixed:
+      case JointType::Beam:  // a kinematic model takes the beam as rigid
         break;
       case JointType::Revolute:
         dofs = {{TreeJointType::Revolute, Vec3::UnitX()}};
@@ -277,6 +278,7 @@ void coordinatesFromWorld(const WorldTree& wt, const World& world, VectorX& q, V
         break;
       }
       case JointType::Fixed:
+      case JointType::Beam:
         break;
     }
   }

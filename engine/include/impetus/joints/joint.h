@@ -24,7 +24,7 @@ namespace impetus {
 class StateWriter;
 class StateReader;
 
-enum class JointType { Fixed, Revolute, Prismatic, Spherical, Cylindrical, Universal };
+enum class JointType { Fixed, Revolute, Prismatic, Spherical, Cylindrical, Universal, Beam };
 
 const char* jointTypeName(JointType type);
 
