@@ -4,6 +4,7 @@
 #include <cmath>
 #include <complex>
 #include <numbers>
+#include <vector>
 
 #include "impetus/dynamics/world.h"
 #include "impetus/joints/fixed_joint.h"
@@ -281,6 +282,67 @@ TEST(Repeater, ItsLoopClosesInOneSweepWithTheTreesAnswer) {
   // One pass for the loop, one to confirm it; stepped alone it took all 20.
   EXPECT_LE(most, 3);
   EXPECT_LT(worstRate, 1e-6);  // the mirrored rates (rad/s) at the step's end
+}
+
+/// Seed 001's link behind a compliant gear (seed 003's flexible joint) whose rotor the holding
+/// brake keeps still: the link sits on a torsional spring k (joint side) with damper c.
+DcMotorParams flexibleJointMotor(double stiffness, double damping) {
+  DcMotorParams p = wg7152(0.5);
+  p.brakeTorque = 1.0;  // rotor side: 50 N m at the joint, above every load here
+  p.brakeWhenIdle = true;
+  p.gearStiffness = stiffness;
+  p.gearDamping = damping;
+  return p;
+}
+
+TEST(FlexibleJoint, ItTwistsByTheLoadTorqueOverItsStiffness) {
+  const double k = 3000.0, torque = 30.0;   // N m/rad, N m: 0.01 rad
+  Link link(flexibleJointMotor(k, 200.0));  // 33 % of critical damping
+  for (int i = 0; i < 1000; ++i) {
+    link.world.body(link.body).torque = Vec3(0, 0, torque);
+    ASSERT_TRUE(link.world.step(0.01).ok);
+  }
+  EXPECT_NEAR(link.hinge->position(), torque / k, 0.01 * torque / k);
+  EXPECT_NEAR(link.motor->speed(), 0.0, 1e-9);  // the brake holds the rotor
+  // A rigid gear under the same load does not give.
+  Link rigid(flexibleJointMotor(0.0, 0.0));
+  for (int i = 0; i < 100; ++i) {
+    rigid.world.body(rigid.body).torque = Vec3(0, 0, torque);
+    ASSERT_TRUE(rigid.world.step(0.01).ok);
+  }
+  EXPECT_NEAR(rigid.hinge->position(), 0.0, 1e-6);
+}
+
+TEST(FlexibleJoint, ItRingsAtRootKOverTheLinksInertia) {
+  // Kicked to 0.1 rad/s against the held rotor, undamped: q = (w0 / W) sin(W t), W = sqrt(k/I).
+  const double k = 3000.0, inertia = 30.833;
+  Link link(flexibleJointMotor(k, 0.0), inertia);
+  RigidBody& body = link.world.body(link.body);
+  body.angularMomentum = body.inertiaBody * Vec3(0, 0, 0.1);
+  link.world.updateDerived();
+  std::vector<double> crossings;
+  double last = 0.0, peak = 0.0;
+  for (int i = 1; i <= 500; ++i) {
+    ASSERT_TRUE(link.world.step(0.01).ok);
+    const double q = link.hinge->position();
+    if (i > 1 && (last < 0.0) != (q < 0.0)) crossings.push_back(0.01 * (i - q / (q - last)));
+    if (i < 100) peak = std::max(peak, std::abs(q));
+    last = q;
+  }
+  ASSERT_GE(crossings.size(), 8u);
+  const double halfPeriod = (crossings.back() - crossings.front()) / (crossings.size() - 1);
+  const double expected = std::sqrt(k / inertia);
+  EXPECT_NEAR(std::numbers::pi / halfPeriod, expected, 0.02 * expected);
+  // The first swing's peak, less the implicit step's damping over a quarter period: a factor
+  // (1 + (W h)^2)^(-1/2) a step, 0.93 here.
+  const double quarter = 0.5 * std::numbers::pi / expected / 0.01;  // steps
+  const double damped = 0.1 / expected * std::pow(1.0 + std::pow(expected * 0.01, 2), -quarter / 2);
+  EXPECT_NEAR(peak, damped, 0.01 * damped);
+}
+
+TEST(FlexibleJoint, NeedsAStiffnessToDampAndAJoint) {
+  EXPECT_THROW(Link(flexibleJointMotor(0.0, 5.0)), std::invalid_argument);
+  EXPECT_THROW(Link(flexibleJointMotor(-1.0, 0.0)), std::invalid_argument);
 }
 
 }  // namespace

@@ -93,6 +93,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"<scene>\n<include file='/dev/zero'/>\n</scene>",
                  "bad.xml:2: cannot include '/dev/zero': not a regular file"},
         BadScene{"<scene>\n<frobnicate/>\n</scene>", "bad.xml:2: unknown element <frobnicate>"},
+        BadScene{"<scene>\n<body name='b' mass='1' inertia='1 1 1'/>\n<motor name='m' "
+                 "stall_torque='1' no_load_speed='10' rotor_inertia='1e-4' gear_stiffness='100'/>"
+                 "\n</scene>",
+                 "bad.xml:3: gear_stiffness needs a joint"},
         BadScene{"<scene>\n<beam name='b' length='1' mass_per_length='1' axial_stiffness='1e6' "
                  "torsional_stiffness='10' radius='0.01' bending_stiffness='1 2 3'/>\n</scene>",
                  "bad.xml:2: bending_stiffness must be one number (EI) or two"},

@@ -24,6 +24,11 @@ void validate(const DcMotorParams& p, const std::string& name) {
   if (!(p.electricalTimeConstant >= 0.0) || !(p.viscousFriction >= 0.0) ||
       !(p.brakeTorque >= 0.0) || !(p.lead >= 0.0) || !(p.stallCurrent >= 0.0))
     fail("electrical_time_constant, viscous_friction, brake, lead and stall current must be >= 0");
+  if (!(p.gearStiffness >= 0.0) || !(p.gearDamping >= 0.0) || !finite(p.gearStiffness) ||
+      !finite(p.gearDamping))
+    fail("gear_stiffness and gear_damping must be finite and >= 0");
+  if (p.gearDamping > 0.0 && !p.compliantGear())
+    fail("gear_damping needs a gear_stiffness (a rigid gear has nothing to damp)");
 }
 
 DcMotor::DcMotor(std::string name, const DcMotorParams& params, int rotorSlot)

@@ -170,6 +170,7 @@ int World::newRotor(const DcMotorParams& params, double angle, double speed) {
 double World::motorEffectiveInertia(const MotorEntry& m) const {
   const DcMotor& motor = *m.motor;
   const double rotor = 1.0 / rotorInverseInertia_[static_cast<size_t>(motor.rotorSlot())];
+  if (motor.params().compliantGear()) return rotor;  // the load is behind the gear's spring
   return rotor +
          (m.joint ? motor.ratio() * motor.ratio() * m.joint->loadInertia(bodies_) : m.loadInertia);
 }

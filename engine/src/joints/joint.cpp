@@ -147,15 +147,28 @@ void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, Ro
     ConstraintRow& gear = rows.row(gearIndex);
     gear.rotor = slot;
     gear.rotorJacobian = -d.ratio;
-    gear.correction = -gearError(d, q, ctx) / ctx.dt;
+    const double twist = gearError(d, q, ctx);
+    const DcMotorParams& params = motor.params();
+    if (params.compliantGear()) {
+      // A flexible joint (seed 003): the gear's twist is a spring's, the row its implicit
+      // spring-damper over the step, J v + p / (h (c + h k)) = -k C / (c + h k).
+      const double k = params.gearStiffness, c = params.gearDamping + ctx.dt * k;
+      gear.softness = 1.0 / (ctx.dt * c);
+      gear.target = -k * twist / c;
+    } else {
+      gear.correction = -twist / ctx.dt;
+    }
     d.gearRow = gearIndex - firstRow_;
-    // The joint's limit rows were added last: solve them with the gear as one exact block -
+    // The joint's limit rows were added last: solve them with a rigid gear as one exact block -
     // unless the gear goes to the equality tree with its joint, exact there.
-    if (first && limit.enabled && !ctx.directJoints) rows.mergeLastBlocks(3, BlockKind::Limited);
+    if (first && limit.enabled && !ctx.directJoints && !params.compliantGear())
+      rows.mergeLastBlocks(3, BlockKind::Limited);
     first = false;
     if (!d.primary) continue;
     const double rotorInertia = 1.0 / ctx.rotorInverseInertia[static_cast<size_t>(slot)];
-    const double effective = rotorInertia + d.ratio * d.ratio * loadInertia(ctx.bodies);
+    // Behind a compliant gear the rotor's own inertia is what its torque meets within a step.
+    const double effective =
+        rotorInertia + (params.compliantGear() ? 0.0 : d.ratio * d.ratio * loadInertia(ctx.bodies));
     const double speed = ctx.rotorSpeeds[static_cast<size_t>(slot)];
     if (!motor.torqueIsState()) {
       d.characteristicRow =
@@ -181,6 +194,7 @@ void Joint::addDrivePositionRows(const JointBuildContext& ctx, const JointPose& 
   const double q = continuousCoordinate(pose);
   bool first = true;
   for (const DriveCoupling& d : drives_) {
+    if (d.motor->params().compliantGear()) continue;  // its twist is the spring's, no error
     const int slot = d.motor->rotorSlot();
     ConstraintRow& gear = rows.row(addCoordinateRow(pose, rows, BlockKind::Equality));
     gear.rotor = slot;

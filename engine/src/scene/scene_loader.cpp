@@ -437,7 +437,7 @@ class Loader : private XmlReader {
   void readMotor(const XMLElement* e) {
     allow(e, {"name", "joint", "stall_torque", "no_load_speed", "time_constant", "rotor_inertia",
               "electrical_time_constant", "gear_ratio", "viscous_friction", "brake_torque", "lead",
-              "stall_current", "brake_when_idle"});
+              "stall_current", "brake_when_idle", "gear_stiffness", "gear_damping"});
     const std::string name = own(required(e, "name"));
     claim(e, "motor", name);
     DcMotorParams p;
@@ -452,7 +452,10 @@ class Loader : private XmlReader {
     p.lead = number(e, "lead", 0.0);
     p.stallCurrent = number(e, "stall_current", 0.0);
     p.brakeWhenIdle = flag(e, "brake_when_idle", false);
+    p.gearStiffness = number(e, "gear_stiffness", 0.0);
+    p.gearDamping = number(e, "gear_damping", 0.0);
     if (!e->Attribute("joint")) {
+      if (p.compliantGear()) fail(e, "gear_stiffness needs a joint (a track's belt is rigid)");
       guarded(e, [&] { return &out_.world->addMotor(name, p); });
       return;
     }

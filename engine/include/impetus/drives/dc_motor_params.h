@@ -17,6 +17,12 @@ struct DcMotorParams {
   double viscousFriction = 0.0;  ///< b on the load side (unit: N m s/rad or N s/m)
   double brakeTorque = 0.0;      ///< holding brake, rotor side (unit: N m); 0 = no brake
   bool brakeWhenIdle = false;    ///< engage the brake whenever u == 0
+  /// Gear compliance (seed 003's flexible joints): the rotor reaches the joint through a
+  /// torsional spring and damper, joint side (unit: N m/rad and N m s/rad; N/m and N s/m for a
+  /// screw). 0: a rigid gear.
+  double gearStiffness = 0.0;
+  double gearDamping = 0.0;
+  bool compliantGear() const { return gearStiffness > 0.0; }
 
   /// I_m from the datasheet (explicit value, or M_s t_m / w_0).
   double effectiveRotorInertia() const {
