@@ -167,8 +167,11 @@ void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, Ro
     if (!d.primary) continue;
     const double rotorInertia = 1.0 / ctx.rotorInverseInertia[static_cast<size_t>(slot)];
     // Behind a compliant gear the rotor's own inertia is what its torque meets within a step.
-    const double effective =
-        rotorInertia + (params.compliantGear() ? 0.0 : d.ratio * d.ratio * loadInertia(ctx.bodies));
+    // (The rigid gear's sum written as before: contracted into one fused multiply-add, it rounds
+    // differently from 0-or-product added after, and the MF-4's history would change.)
+    const double effective = params.compliantGear()
+                                 ? rotorInertia
+                                 : rotorInertia + d.ratio * d.ratio * loadInertia(ctx.bodies);
     const double speed = ctx.rotorSpeeds[static_cast<size_t>(slot)];
     if (!motor.torqueIsState()) {
       d.characteristicRow =
