@@ -264,7 +264,8 @@ void MainWindow::presentScene(const LoadedScene& scene) {
     bodyNames_.push_back(b.name);
     bodyIsDynamic_.push_back(b.isDynamic());
   }
-  presenter_.build(viewport_->sceneView().sceneRoot(), scene.world->bodies(), scene.geoms);
+  presenter_.build(viewport_->sceneView().sceneRoot(), scene.world->bodies(), scene.geoms,
+                   scene.beams);
   console_->build(scene.console);
   QStringList probes;
   for (const std::string& p : probeNames(*scene.world)) probes << QString::fromStdString(p);

@@ -9,6 +9,10 @@
 #include <osgUtil/SmoothingVisitor>
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <utility>
+#include <vector>
 
 namespace impetus::render {
 namespace {
@@ -28,6 +32,16 @@ osg::Vec4 colourFor(BodyId id, const ShapeDesc& s, bool isStatic) {
                                       {0.60f, 0.75f, 0.30f, 1}, {0.75f, 0.35f, 0.35f, 1},
                                       {0.55f, 0.45f, 0.70f, 1}, {0.80f, 0.75f, 0.35f, 1}};
   return palette[static_cast<size_t>(id) % (sizeof(palette) / sizeof(palette[0]))];
+}
+
+/// The lit material every body's geode shares (colour from the drawable).
+void applyMaterial(osg::Geode& geode) {
+  osg::ref_ptr<osg::Material> material = new osg::Material;
+  material->setColorMode(osg::Material::AMBIENT_AND_DIFFUSE);
+  material->setSpecular(osg::Material::FRONT_AND_BACK, {0.2f, 0.2f, 0.2f, 1.0f});
+  material->setShininess(osg::Material::FRONT_AND_BACK, 24.0f);
+  geode.getOrCreateStateSet()->setAttributeAndModes(material);
+  geode.getOrCreateStateSet()->setMode(GL_NORMALIZE, osg::StateAttribute::ON);
 }
 
 osg::ref_ptr<osg::Drawable> makeDrawable(const ShapeDesc& s, const osg::Vec4& colour) {
@@ -84,22 +98,126 @@ osg::ref_ptr<osg::Drawable> makeDrawable(const ShapeDesc& s, const osg::Vec4& co
   return drawable;
 }
 
+/// Rings along a beam's tube, sides of each ring; samples between two joints.
+constexpr int kTubeSides = 12;
+constexpr int kSamplesPerSegment = 6;
+
+osg::ref_ptr<osg::Geometry> makeTube(size_t rings, const osg::Vec4& colour,
+                                     osg::ref_ptr<osg::Vec3Array>& vertices,
+                                     osg::ref_ptr<osg::Vec3Array>& normals) {
+  osg::ref_ptr<osg::Geometry> g = new osg::Geometry;
+  g->setName("beam_tube");
+  g->setDataVariance(osg::Object::DYNAMIC);  // rewritten every frame
+  g->setUseDisplayList(false);
+  g->setUseVertexBufferObjects(true);
+  vertices = new osg::Vec3Array(rings * kTubeSides);
+  normals = new osg::Vec3Array(rings * kTubeSides);
+  g->setVertexArray(vertices);
+  g->setNormalArray(normals, osg::Array::BIND_PER_VERTEX);
+  g->setColorArray(new osg::Vec4Array(1, &colour), osg::Array::BIND_OVERALL);
+  for (size_t r = 0; r + 1 < rings; ++r) {
+    osg::ref_ptr<osg::DrawElementsUInt> strip = new osg::DrawElementsUInt(GL_TRIANGLE_STRIP);
+    for (int k = 0; k <= kTubeSides; ++k) {
+      const unsigned side = static_cast<unsigned>(k % kTubeSides);
+      strip->push_back(static_cast<unsigned>(r * kTubeSides) + side);
+      strip->push_back(static_cast<unsigned>((r + 1) * kTubeSides) + side);
+    }
+    g->addPrimitiveSet(strip);
+  }
+  return g;
+}
+
 }  // namespace
+
+template <class PoseOf>
+void ScenePresenter::bendBeams(const PoseOf& pose) {
+  for (BeamTube& tube : beams_) {
+    const BeamShape& shape = tube.shape;
+    // Knots: the root, each segment's start (its joint) and the tip; tangents there the mean of
+    // the neighbouring segments' axes. Cubic Hermite pieces between knots.
+    const size_t n = shape.segments.size();
+    std::vector<Vec3> knots, tangents;
+    const auto [mountPosition, mountOrientation] = pose(shape.mount);
+    knots.push_back(mountPosition + mountOrientation * shape.rootInMount);
+    Vec3 previousAxis = (mountOrientation * shape.axisInMount).normalized();
+    tangents.push_back(previousAxis);
+    for (size_t k = 0; k < n; ++k) {
+      const auto [position, orientation] = pose(shape.segments[k]);
+      const Vec3 axis = orientation * Vec3::UnitX();
+      knots.push_back(position - 0.5 * shape.segmentLengths[k] * axis);
+      tangents.push_back((previousAxis + axis).normalized());
+      if (k + 1 == n) {
+        knots.push_back(position + 0.5 * shape.segmentLengths[k] * axis);
+        tangents.push_back(axis);
+      }
+      previousAxis = axis;
+    }
+    // Rings: centres along the curve, each ring's frame carried from the last (parallel
+    // transport) so that the tube does not twist between segments.
+    Vec3 normal = tangents.front().unitOrthogonal();
+    size_t ring = 0;
+    const auto addRing = [&](const Vec3& centre, const Vec3& tangent) {
+      normal = (normal - normal.dot(tangent) * tangent).normalized();
+      const Vec3 binormal = tangent.cross(normal);
+      for (int k = 0; k < kTubeSides; ++k) {
+        const double a = 2.0 * std::numbers::pi * k / kTubeSides;
+        const Vec3 out = std::cos(a) * normal + std::sin(a) * binormal;
+        (*tube.vertices)[ring * kTubeSides + k] = toOsg(centre + shape.radius * out);
+        (*tube.normals)[ring * kTubeSides + k] = toOsg(out);
+      }
+      ++ring;
+    };
+    addRing(knots.front(), tangents.front());
+    for (size_t j = 0; j + 1 < knots.size(); ++j) {
+      const Vec3 &p0 = knots[j], &p1 = knots[j + 1];
+      const double chord = (p1 - p0).norm();
+      const Vec3 m0 = chord * tangents[j], m1 = chord * tangents[j + 1];
+      for (int i = 1; i <= kSamplesPerSegment; ++i) {
+        const double t = double(i) / kSamplesPerSegment, t2 = t * t, t3 = t2 * t;
+        const Vec3 point = (2 * t3 - 3 * t2 + 1) * p0 + (t3 - 2 * t2 + t) * m0 +
+                           (-2 * t3 + 3 * t2) * p1 + (t3 - t2) * m1;
+        const Vec3 slope = (6 * t2 - 6 * t) * p0 + (3 * t2 - 4 * t + 1) * m0 +
+                           (-6 * t2 + 6 * t) * p1 + (3 * t2 - 2 * t) * m1;
+        addRing(point, slope.norm() > 1e-12 ? Vec3(slope.normalized()) : tangents[j + 1]);
+      }
+    }
+    tube.vertices->dirty();
+    tube.normals->dirty();
+    tube.geometry->dirtyBound();
+  }
+}
 
 void ScenePresenter::clear() {
   if (parent_ && root_) parent_->removeChild(root_);
   root_ = nullptr;
   bodyNodes_.clear();
+  beams_.clear();
 }
 
 void ScenePresenter::build(osg::Group* parent, std::span<const RigidBody> bodies,
-                           std::span<const std::pair<BodyId, ShapeDesc>> geoms) {
+                           std::span<const std::pair<BodyId, ShapeDesc>> geoms,
+                           std::span<const BeamShape> beams) {
   clear();
   parent_ = parent;
   root_ = new osg::Group;
   root_->setName("scene_bodies");
   bodyNodes_.assign(bodies.size(), nullptr);
+  std::vector<char> inBeam(bodies.size(), 0);
+  for (const BeamShape& beam : beams) {
+    for (const BodyId id : beam.segments) inBeam[static_cast<size_t>(id)] = 1;
+    BeamTube tube;
+    tube.shape = beam;
+    const size_t rings = 1 + (beam.segments.size() + 1) * kSamplesPerSegment;
+    tube.geometry = makeTube(rings, colourFor(beam.segments.front(), ShapeDesc{}, false),
+                             tube.vertices, tube.normals);
+    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+    geode->addDrawable(tube.geometry);
+    applyMaterial(*geode);
+    root_->addChild(geode);
+    beams_.push_back(std::move(tube));
+  }
   for (const auto& [id, shape] : geoms) {
+    if (inBeam[static_cast<size_t>(id)]) continue;  // the tube draws it
     const bool isStatic = bodies[static_cast<size_t>(id)].type == BodyType::Static;
     const osg::Vec4 colour = colourFor(id, shape, isStatic);
     osg::ref_ptr<osg::Drawable> drawable = makeDrawable(shape, colour);
@@ -120,12 +238,7 @@ void ScenePresenter::build(osg::Group* parent, std::span<const RigidBody> bodies
     }
     osg::ref_ptr<osg::Geode> geode = new osg::Geode;
     geode->addDrawable(drawable);
-    osg::ref_ptr<osg::Material> material = new osg::Material;
-    material->setColorMode(osg::Material::AMBIENT_AND_DIFFUSE);
-    material->setSpecular(osg::Material::FRONT_AND_BACK, {0.2f, 0.2f, 0.2f, 1.0f});
-    material->setShininess(osg::Material::FRONT_AND_BACK, 24.0f);
-    geode->getOrCreateStateSet()->setAttributeAndModes(material);
-    geode->getOrCreateStateSet()->setMode(GL_NORMALIZE, osg::StateAttribute::ON);
+    applyMaterial(*geode);
     node->addChild(geode);
   }
   parent_->addChild(root_);
@@ -140,6 +253,10 @@ void ScenePresenter::update(std::span<const RigidBody> bodies) {
     bodyNodes_[i]->setMatrix(osg::Matrix::rotate(toOsg(b.orientation)) *
                              osg::Matrix::translate(toOsg(b.position)));
   }
+  bendBeams([&](BodyId id) {
+    const RigidBody& b = bodies[static_cast<size_t>(id)];
+    return std::pair(b.position, b.orientation);
+  });
 }
 
 void ScenePresenter::update(std::span<const Vec3> positions, std::span<const Quat> orientations) {
@@ -148,6 +265,12 @@ void ScenePresenter::update(std::span<const Vec3> positions, std::span<const Qua
     if (bodyNodes_[i])
       bodyNodes_[i]->setMatrix(osg::Matrix::rotate(toOsg(orientations[i])) *
                                osg::Matrix::translate(toOsg(positions[i])));
+  bendBeams([&](BodyId id) {
+    const size_t i = static_cast<size_t>(id);
+    return i < positions.size() && i < orientations.size()
+               ? std::pair(positions[i], orientations[i])
+               : std::pair(Vec3(Vec3::Zero()), Quat(Quat::Identity()));
+  });
 }
 
 void ScenePresenter::setWireframe(bool on) {

@@ -18,6 +18,8 @@
 #include <QTest>
 #include <cmath>
 
+#include <osg/Geometry>
+
 #include <QTabBar>
 #include <QTabWidget>
 
@@ -249,6 +251,52 @@ class OperatorAppTest : public QObject {
     QVERIFY(!MainWindow::recentScenes().contains(QFileInfo(bad).absoluteFilePath()));
     QVERIFY(MainWindow::recentScenes().value(0) ==
             QFileInfo(MainWindow::defaultScenePath()).absoluteFilePath());
+  }
+
+  void aBeamIsDrawnAsOneSmoothTubeThatSags() {
+    // A 2 m cantilever (EI 200 N m^2, 2 kg/m) off a post, with a 0.5 kg tip payload: it sags
+    // q L^4 / 8EI + P L^3 / 3EI = 0.26 m, and the tube drawn for it follows the segments.
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString path = QString(IMPETUS_TEST_OUTPUT_DIR) + "/beam.xml";
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"(<scene name="cantilever">
+  <material name="steel" friction="0.5"/>
+  <body name="ground" fixed="true"><geom type="plane" material="steel"/></body>
+  <body name="post" pos="0 0 0.6" fixed="true">
+    <geom type="box" size="0.2 0.2 1.2" material="steel"/>
+    <beam name="boom" pos="0.1 0 0.5" length="2" mass_per_length="2" axial_stiffness="1e6"
+          bending_stiffness="200" torsional_stiffness="150" damping_time="0.05" segments="10"
+          radius="0.03" material="steel">
+      <body name="payload" mass="0.5"><geom type="sphere" radius="0.06" material="steel"/></body>
+    </beam>
+  </body>
+  <camera name="side" pos="1.1 -3.2 0.9" quat="0.7071 0.7071 0 0"/>
+</scene>
+)");
+    file.close();
+    QVERIFY(window.openScene(path));
+    QVERIFY(waitSimSeconds(window, 3.0));
+    QTest::qWait(200);
+    const osg::Geometry* tube = window.presenter().beamTube(0);
+    QVERIFY(tube);
+    const auto* v = static_cast<const osg::Vec3Array*>(tube->getVertexArray());
+    // Ring centres: the mean of each ring's vertices; root at the post, tip 0.26 m lower.
+    const int sides = 12;
+    const auto centre = [&](size_t ring) {
+      osg::Vec3 c;
+      for (int k = 0; k < sides; ++k) c += (*v)[ring * sides + k];
+      return c / float(sides);
+    };
+    const size_t rings = v->size() / sides;
+    QVERIFY(std::abs(centre(0).z() - 1.1f) < 1e-3f);
+    const float sag = centre(0).z() - centre(rings - 1).z();
+    QVERIFY2(std::abs(sag - 0.26f) < 0.03f, qPrintable(QString::number(sag)));
+    // Smooth: no ring centre more than a sample's length from the last.
+    for (size_t r = 1; r < rings; ++r) QVERIFY((centre(r) - centre(r - 1)).length() < 0.06f);
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/beam.png"));
   }
 
   void theContactStressSceneRunsInTheWindow() {

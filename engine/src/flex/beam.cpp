@@ -90,4 +90,19 @@ Beam addBeam(World& world, const BeamDesc& desc) {
   return beam;
 }
 
+BeamShape shapeOf(const World& world, const BeamDesc& desc, const Beam& beam) {
+  BeamShape shape;
+  shape.mount = desc.mount;
+  const RigidBody& mount = world.body(desc.mount);
+  const Quat toMount = mount.orientation.inverse();
+  shape.rootInMount = toMount * (desc.root - mount.position);
+  shape.axisInMount = toMount * (desc.orientation.normalized() * Vec3::UnitX());
+  shape.segments = beam.segments;
+  for (size_t k = 0; k < beam.segments.size(); ++k)
+    shape.segmentLengths.push_back(k + 1 < beam.segments.size() ? beam.elementLength
+                                                                : 0.5 * beam.elementLength);
+  shape.radius = desc.sectionRadius;
+  return shape;
+}
+
 }  // namespace impetus

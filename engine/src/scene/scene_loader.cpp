@@ -381,6 +381,7 @@ class Loader : private XmlReader {
     const Beam beam = guarded(e, [&] { return addBeam(*out_.world, d); });
     for (size_t k = 0; k < beam.segmentShapes.size(); ++k)
       out_.geoms.emplace_back(beam.segments[k], beam.segmentShapes[k]);
+    out_.beams.push_back(shapeOf(*out_.world, d, beam));
     const Vec3 tip = d.root + d.length * (d.orientation * Vec3::UnitX());
     for (const XMLElement* c = e->FirstChildElement("body"); c; c = c->NextSiblingElement("body"))
       readBody(c, beam.segments.back(), tip, d.orientation, false);

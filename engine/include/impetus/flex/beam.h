@@ -46,6 +46,20 @@ struct Beam {
   Vec3 tip(const World& world) const;
 };
 
+/// What a renderer needs to draw a beam as one smooth tube through its segments: the root (in
+/// the mount's frame, with the beam's direction there) and each segment's length along its x.
+struct BeamShape {
+  BodyId mount = World::kGround;
+  Vec3 rootInMount = Vec3::Zero();
+  Vec3 axisInMount = Vec3::UnitX();
+  std::vector<BodyId> segments;
+  std::vector<double> segmentLengths;  ///< (m), root to tip
+  double radius = 0.02;                ///< (m)
+};
+
+/// The shape of a beam added with `desc`.
+BeamShape shapeOf(const World& world, const BeamDesc& desc, const Beam& beam);
+
 /// Adds the beam's segments and joints to the world (throws std::invalid_argument on
 /// non-positive or non-finite properties, fewer than one segment, or an unknown mount).
 Beam addBeam(World& world, const BeamDesc& desc);

@@ -10,6 +10,7 @@
 
 #include "impetus/dynamics/world.h"
 #include "impetus/exercise/exercise.h"
+#include "impetus/flex/beam.h"
 #include "impetus/scheme/scheme.h"
 #include "impetus/scheme/scheme_desc.h"
 
@@ -57,6 +58,9 @@ struct LoadedScene {
   std::vector<SourceFile> sources;
   /// Geoms as loaded, per body (the renderer draws them).
   std::vector<std::pair<BodyId, ShapeDesc>> geoms;
+  /// Flexible links, which the renderer draws as smooth tubes (their segments' geoms are in
+  /// `geoms` too, as the collision shapes).
+  std::vector<BeamShape> beams;
   /// The training exercise the scene sets, if any.
   std::optional<ExerciseDesc> exercise;
 };

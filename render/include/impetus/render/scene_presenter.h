@@ -2,6 +2,7 @@
 // Draws a loaded scene: one transform per body holding its geoms, updated from the body poses
 // every frame. Read-only on the engine's types.
 
+#include <osg/Geometry>
 #include <osg/Group>
 #include <osg/MatrixTransform>
 #include <osg/ref_ptr>
@@ -10,14 +11,17 @@
 
 #include "impetus/contact/shape.h"
 #include "impetus/dynamics/rigid_body.h"
+#include "impetus/flex/beam.h"
 
 namespace impetus::render {
 
 class ScenePresenter {
  public:
-  /// Replaces what is drawn under `parent` by the given geoms (body id, shape).
+  /// Replaces what is drawn under `parent` by the given geoms (body id, shape) and beams (one
+  /// smooth tube each, bent through its segments' poses; their segments' own geoms are not drawn).
   void build(osg::Group* parent, std::span<const RigidBody> bodies,
-             std::span<const std::pair<BodyId, ShapeDesc>> geoms);
+             std::span<const std::pair<BodyId, ShapeDesc>> geoms,
+             std::span<const BeamShape> beams = {});
   /// Moves every body's node to its current pose.
   void update(std::span<const RigidBody> bodies);
   /// The same from poses in body order (a snapshot or a recording).
@@ -27,8 +31,21 @@ class ScenePresenter {
   void clear();
   /// The node of a body (nullptr if it has no geoms).
   osg::MatrixTransform* bodyNode(BodyId id) const;
+  /// The tube of beam `index` (world-frame vertices, rings root to tip), or nullptr.
+  const osg::Geometry* beamTube(size_t index) const {
+    return index < beams_.size() ? beams_[index].geometry.get() : nullptr;
+  }
 
  private:
+  struct BeamTube {
+    BeamShape shape;
+    osg::ref_ptr<osg::Geometry> geometry;
+    osg::ref_ptr<osg::Vec3Array> vertices, normals;
+  };
+  /// Bends every tube through its segments' poses (`pose(id)` gives position and orientation).
+  template <class PoseOf>
+  void bendBeams(const PoseOf& pose);
+  std::vector<BeamTube> beams_;
   osg::ref_ptr<osg::Group> parent_;
   osg::ref_ptr<osg::Group> root_;
   std::vector<osg::ref_ptr<osg::MatrixTransform>> bodyNodes_;
