@@ -9,6 +9,7 @@
 #include "impetus/dynamics/world.h"
 #include "impetus/flex/beam.h"
 #include "impetus/scene/scene_loader.h"
+#include "resume_check.h"
 
 namespace impetus {
 namespace {
@@ -146,6 +147,18 @@ TEST(Beam, ASceneBeamSagsUnderItsWeightAndItsTipPayload) {
                expected = 0.5 * g * 8.0 / (3.0 * 2000.0) + 2.0 * g * 16.0 / (8.0 * 2000.0);
   const double sag = 1.0 - world.body(world.findBody("payload")).position.z();
   EXPECT_NEAR(sag, expected, 0.02 * expected);
+}
+
+TEST(Beam, ASwingingBeamResumesBitForBitFromASavedState) {
+  // A cantilever under gravity, undamped, ringing: its springs' warm-start impulses and the
+  // joints' state are in the saved state, so a world loaded from it rings on exactly.
+  const auto build = [](World& world) {
+    world.settings().sleep.enabled = false;
+    addBeam(world, cantilever(10, 0.0));
+  };
+  const auto [diverged, checked] = divergedResumes(build, 200, 10, 30, 40, kDt);
+  EXPECT_EQ(diverged, 0) << "of " << checked;
+  EXPECT_GE(checked, 5);
 }
 
 }  // namespace
