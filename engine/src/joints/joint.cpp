@@ -73,6 +73,8 @@ const JointPose& Joint::pose(std::span<const RigidBody> bodies) const {
 
 void Joint::buildVelocityRows(const JointBuildContext& ctx, RowBuffer& rows, bool warmStart) {
   firstRow_ = rows.rowCount();
+  const DriveCoupling* onRotor = stopDrive(ctx);
+  limitRotorRatio_ = onRotor ? onRotor->ratio : 0.0;
   const JointPose& p = pose(ctx.bodies);
   addVelocityRows(ctx, p, rows);
   addDriveRows(ctx, p, rows);
@@ -95,6 +97,25 @@ double Joint::positionError(const JointBuildContext& ctx) const {
   double largest = e.limitViolation;
   for (int k = 0; k < e.count; ++k) largest = std::max(largest, std::abs(e.rows[k]));
   return ctx.correctionFactor * largest;
+}
+
+const DriveCoupling* Joint::stopDrive(const JointBuildContext& ctx) const {
+  if (ctx.positionPhase || !ctx.directJoints || !limit.enabled) return nullptr;
+  for (const DriveCoupling& d : drives_) {
+    if (!d.primary || d.motor->params().compliantGear()) continue;
+    const double rotorInertia =
+        1.0 / ctx.rotorInverseInertia[static_cast<size_t>(d.motor->rotorSlot())];
+    return rotorInertia / (d.ratio * d.ratio) > loadInertia(ctx.bodies) ? &d : nullptr;
+  }
+  return nullptr;
+}
+
+int Joint::addRotorStopRow(RowBuffer& rows, const DriveCoupling& drive) {
+  const int index = rows.addBlock(BlockKind::Bounded, 1, 0, 0);
+  ConstraintRow& row = rows.row(index);
+  row.rotor = drive.motor->rotorSlot();
+  row.rotorJacobian = drive.ratio;
+  return index;
 }
 
 void Joint::addDrive(DcMotor& motor, double ratio, bool primary) {
@@ -238,9 +259,17 @@ void Joint::storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodi
         rotational() ? axis.dot(r.angularB - armB.cross(r.linearB)) : axis.dot(r.linearB);
     return perImpulse * r.impulse / dt;
   };
-  limitForce_ =
-      limitRowOffset_ >= 0 ? alongDof(limitRowOffset_) + alongDof(limitRowOffset_ + 1) : 0.0;
-  driveForce_ = 0.0;
+  // A stop on the rotor (stopDrive) pushes the joint through the gear: its row measures the
+  // joint's rate (+-1 per unit impulse), and the gear row carries its push besides the motor's.
+  const auto stopAlongDof = [&](int offset) {
+    const ConstraintRow& r = rows.rows()[static_cast<size_t>(firstRow_ + offset)];
+    return limitRotorRatio_ != 0.0 ? r.rotorJacobian / limitRotorRatio_ * r.impulse / dt
+                                   : alongDof(offset);
+  };
+  limitForce_ = limitRowOffset_ >= 0
+                    ? stopAlongDof(limitRowOffset_) + stopAlongDof(limitRowOffset_ + 1)
+                    : 0.0;
+  driveForce_ = limitRotorRatio_ != 0.0 ? -limitForce_ : 0.0;
   for (const DriveCoupling& d : drives_) driveForce_ += alongDof(d.gearRow);
 }
 

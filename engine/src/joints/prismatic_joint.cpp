@@ -20,9 +20,12 @@ void PrismaticJoint::addVelocityRows(const JointBuildContext& ctx, const JointPo
     rows.mergeLastBlocks(2, BlockKind::Equality);
   }
   if (damping > 0.0) parts::dampingRow(rows, axisRow(BlockKind::Equality), damping, ctx.dt);
-  if (limit.enabled)  // last, so a motor's gear row can join them (Joint::addDriveRows)
-    markLimitRows(parts::limitRows(ctx, limit, measureCoordinate(pose), rows,
-                                   [&] { return axisRow(BlockKind::Bounded); }));
+  if (limit.enabled) {  // last, so a motor's gear row can join them (Joint::addDriveRows)
+    const DriveCoupling* onRotor = stopDrive(ctx);
+    markLimitRows(parts::limitRows(ctx, limit, measureCoordinate(pose), rows, [&] {
+      return onRotor ? addRotorStopRow(rows, *onRotor) : axisRow(BlockKind::Bounded);
+    }));
+  }
 }
 
 void PrismaticJoint::addPositionRows(const JointBuildContext& ctx, const JointPose& pose,

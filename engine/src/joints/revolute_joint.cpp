@@ -22,10 +22,13 @@ void RevoluteJoint::addVelocityRows(const JointBuildContext& ctx, const JointPos
   if (damping > 0.0)
     parts::dampingRow(rows, parts::angularAxis(rows, BlockKind::Equality, a, b, axis), damping,
                       ctx.dt);
-  if (limit.enabled)  // last, so a motor's gear row can join them (Joint::addDriveRows)
+  if (limit.enabled) {  // last, so a motor's gear row can join them (Joint::addDriveRows)
+    const DriveCoupling* onRotor = stopDrive(ctx);
     markLimitRows(parts::limitRows(ctx, limit, continuousCoordinate(pose), rows, [&] {
-      return parts::angularAxis(rows, BlockKind::Bounded, a, b, axis);
+      return onRotor ? addRotorStopRow(rows, *onRotor)
+                     : parts::angularAxis(rows, BlockKind::Bounded, a, b, axis);
     }));
+  }
 }
 
 void RevoluteJoint::addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
