@@ -73,8 +73,7 @@ const JointPose& Joint::pose(std::span<const RigidBody> bodies) const {
 
 void Joint::buildVelocityRows(const JointBuildContext& ctx, RowBuffer& rows, bool warmStart) {
   firstRow_ = rows.rowCount();
-  const DriveCoupling* onRotor = stopDrive(ctx);
-  limitRotorRatio_ = onRotor ? onRotor->ratio : 0.0;
+  stopOnRotor_ = stopDrive(ctx);
   const JointPose& p = pose(ctx.bodies);
   addVelocityRows(ctx, p, rows);
   addDriveRows(ctx, p, rows);
@@ -263,13 +262,12 @@ void Joint::storeImpulses(const RowBuffer& rows, std::span<const RigidBody> bodi
   // joint's rate (+-1 per unit impulse), and the gear row carries its push besides the motor's.
   const auto stopAlongDof = [&](int offset) {
     const ConstraintRow& r = rows.rows()[static_cast<size_t>(firstRow_ + offset)];
-    return limitRotorRatio_ != 0.0 ? r.rotorJacobian / limitRotorRatio_ * r.impulse / dt
-                                   : alongDof(offset);
+    return stopOnRotor_ ? r.rotorJacobian / stopOnRotor_->ratio * r.impulse / dt : alongDof(offset);
   };
   limitForce_ = limitRowOffset_ >= 0
                     ? stopAlongDof(limitRowOffset_) + stopAlongDof(limitRowOffset_ + 1)
                     : 0.0;
-  driveForce_ = limitRotorRatio_ != 0.0 ? -limitForce_ : 0.0;
+  driveForce_ = stopOnRotor_ ? -limitForce_ : 0.0;
   for (const DriveCoupling& d : drives_) driveForce_ += alongDof(d.gearRow);
 }
 

@@ -21,7 +21,7 @@ void PrismaticJoint::addVelocityRows(const JointBuildContext& ctx, const JointPo
   }
   if (damping > 0.0) parts::dampingRow(rows, axisRow(BlockKind::Equality), damping, ctx.dt);
   if (limit.enabled) {  // last, so a motor's gear row can join them (Joint::addDriveRows)
-    const DriveCoupling* onRotor = stopDrive(ctx);
+    const DriveCoupling* onRotor = stopOnRotor();
     markLimitRows(parts::limitRows(ctx, limit, measureCoordinate(pose), rows, [&] {
       return onRotor ? addRotorStopRow(rows, *onRotor) : axisRow(BlockKind::Bounded);
     }));

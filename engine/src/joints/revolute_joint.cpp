@@ -23,7 +23,7 @@ void RevoluteJoint::addVelocityRows(const JointBuildContext& ctx, const JointPos
     parts::dampingRow(rows, parts::angularAxis(rows, BlockKind::Equality, a, b, axis), damping,
                       ctx.dt);
   if (limit.enabled) {  // last, so a motor's gear row can join them (Joint::addDriveRows)
-    const DriveCoupling* onRotor = stopDrive(ctx);
+    const DriveCoupling* onRotor = stopOnRotor();
     markLimitRows(parts::limitRows(ctx, limit, continuousCoordinate(pose), rows, [&] {
       return onRotor ? addRotorStopRow(rows, *onRotor)
                      : parts::angularAxis(rows, BlockKind::Bounded, a, b, axis);

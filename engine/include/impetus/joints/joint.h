@@ -203,13 +203,8 @@ class Joint {
   /// Subclasses report where they put their two limit rows (index from parts::limitRows).
   void markLimitRows(int firstIndex) { limitRowOffset_ = firstIndex - firstRow_; }
   /// The drive whose rotor this step's velocity-phase stop rows act on, or nullptr (they act on
-  /// the joint's own motion). A rigid gear ties the joint's rate to its rotor's, so a stop on
-  /// the rotor is the same constraint; where the rotor's reflected inertia outweighs the links',
-  /// a stop swept with the links' inertia gives way to it by a little every iteration (the
-  /// MF-4's wrist crept 60 degrees past its stop), swept with the rotor's it holds. Only when
-  /// the joint's rows go to the equality tree (otherwise its stops and gear are one exact
-  /// block).
-  const DriveCoupling* stopDrive(const JointBuildContext& ctx) const;
+  /// the joint's own motion): chosen by buildVelocityRows before addVelocityRows (stopDrive).
+  const DriveCoupling* stopOnRotor() const { return stopOnRotor_; }
   /// A stop row on that drive's rotor: J = ratio on the rotor's speed, i.e. the joint's rate.
   static int addRotorStopRow(RowBuffer& rows, const DriveCoupling& drive);
 
@@ -237,8 +232,14 @@ class Joint {
   double generalizedForce_ = 0.0;
   double limitForce_ = 0.0;
   double driveForce_ = 0.0;
-  int limitRowOffset_ = -1;       ///< offset of the lower limit row in this joint's rows, or -1
-  double limitRotorRatio_ = 0.0;  ///< the stops' drive ratio when they act on its rotor, or 0
+  int limitRowOffset_ = -1;  ///< offset of the lower limit row in this joint's rows, or -1
+  const DriveCoupling* stopOnRotor_ = nullptr;  ///< this step's (velocity phase)
+  /// A rigid gear ties the joint's rate to its rotor's, so a stop on the rotor is the same
+  /// constraint; where the rotor's reflected inertia outweighs the links', a stop swept with the
+  /// links' inertia gives way to it by a little every iteration (the MF-4's wrist crept 60
+  /// degrees past its stop), swept with the rotor's it holds. Only when the joint's rows go to
+  /// the equality tree (otherwise its stops and gear are one exact block).
+  const DriveCoupling* stopDrive(const JointBuildContext& ctx) const;
   /// pose()'s cache and the body poses it was computed at.
   struct PoseKey {
     Vec3 positionA, positionB;
