@@ -5,20 +5,6 @@
 #include "impetus/joints/constraint_parts.h"
 
 namespace impetus {
-namespace {
-
-/// Makes row `index` the implicit spring-damper of stiffness k and damping c over a step of dt
-/// for deflection C (see beam_joint.h).
-void springRow(RowBuffer& rows, int index, double k, double c, double deflection, double dt) {
-  ConstraintRow& r = rows.row(index);
-  const double stiffDamping = c + dt * k;
-  r.softness = 1.0 / (dt * stiffDamping);
-  r.target = -k * deflection / stiffDamping;
-  r.correction = 0.0;  // a deflection is the spring's, not an error to project away
-}
-
-}  // namespace
-
 BeamJoint::BeamJoint(std::string name, BodyId parent, BodyId child, JointFrame inParent,
                      JointFrame inChild, const BeamJointSprings& springs)
     : Joint(std::move(name), parent, child, inParent, inChild), springs_(springs) {
@@ -49,7 +35,7 @@ void BeamJoint::addVelocityRows(const JointBuildContext& ctx, const JointPose& p
   const Vec3 separation = pose.anchorB - pose.anchorA;
   const double dt = ctx.dt, damping = springs_.dampingTime;
   const int stretch = parts::linearAxis(rows, BlockKind::Equality, a, b, pose, pose.frameA.col(0));
-  springRow(rows, stretch, springs_.axial, damping * springs_.axial, d(0), dt);
+  parts::springRow(rows, stretch, springs_.axial, damping * springs_.axial, d(0), dt);
   for (int i = 1; i < 3; ++i) {
     const int shear = parts::linearAxis(rows, BlockKind::Equality, a, b, pose, pose.frameA.col(i));
     rows.row(shear).correction = -pose.frameA.col(i).dot(separation) / dt;
@@ -57,7 +43,7 @@ void BeamJoint::addVelocityRows(const JointBuildContext& ctx, const JointPose& p
   const double k[3] = {springs_.torsion, springs_.bendingY, springs_.bendingZ};
   for (int i = 0; i < 3; ++i) {
     const int turn = parts::angularAxis(rows, BlockKind::Equality, a, b, pose.frameA.col(i));
-    springRow(rows, turn, k[i], damping * k[i], d(1 + i), dt);
+    parts::springRow(rows, turn, k[i], damping * k[i], d(1 + i), dt);
   }
   rows.mergeLastBlocks(6, BlockKind::Equality);
 }

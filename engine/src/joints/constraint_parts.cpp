@@ -145,6 +145,15 @@ void dampingRow(RowBuffer& rows, int index, double coefficient, double dt) {
   rows.row(index).softness = 1.0 / (coefficient * dt);
 }
 
+void springRow(RowBuffer& rows, int index, double stiffness, double damping, double deflection,
+               double dt) {
+  ConstraintRow& r = rows.row(index);
+  const double stiffDamping = damping + dt * stiffness;
+  r.softness = 1.0 / (dt * stiffDamping);
+  r.target = -stiffness * deflection / stiffDamping;
+  r.correction = 0.0;
+}
+
 double slideCoordinate(const JointPose& pose) {
   return pose.frameA.col(0).dot(pose.anchorB - pose.anchorA);
 }

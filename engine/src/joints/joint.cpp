@@ -170,11 +170,8 @@ void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, Ro
     const double twist = gearError(d, q, ctx);
     const DcMotorParams& params = motor.params();
     if (params.compliantGear()) {
-      // A flexible joint (seed 003): the gear's twist is a spring's, the row its implicit
-      // spring-damper over the step, J v + p / (h (c + h k)) = -k C / (c + h k).
-      const double k = params.gearStiffness, c = params.gearDamping + ctx.dt * k;
-      gear.softness = 1.0 / (ctx.dt * c);
-      gear.target = -k * twist / c;
+      // A flexible joint (seed 003): the gear's twist is a spring's.
+      parts::springRow(rows, gearIndex, params.gearStiffness, params.gearDamping, twist, ctx.dt);
     } else {
       gear.correction = -twist / ctx.dt;
     }

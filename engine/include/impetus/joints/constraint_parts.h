@@ -59,6 +59,12 @@ void frictionRow(RowBuffer& rows, int index, double maxImpulse);
 /// Makes row `index` viscous damping: p = -c dt (J v), implicit (J v + p / (c dt) = 0).
 void dampingRow(RowBuffer& rows, int index, double coefficient, double dt);
 
+/// Makes row `index` the implicit spring-damper f = -k C - c Cdot over a step dt (C(t + dt) ~
+/// C + dt J v): J v + p / (dt (c + dt k)) = -k C / (c + dt k). Its deflection C is the spring's,
+/// not an error to project away (correction 0).
+void springRow(RowBuffer& rows, int index, double stiffness, double damping, double deflection,
+               double dt);
+
 /// Displacement of B's anchor from A's along A's joint x axis (m): sliding joints' coordinate.
 double slideCoordinate(const JointPose& pose);
 /// Its rate (m/s), the x axis turning with A.
