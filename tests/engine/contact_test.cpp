@@ -129,6 +129,49 @@ TEST(Contact, AFaceAcrossTheSeamOfTwoFixedBoxesGetsEachPointOnce) {
   EXPECT_NEAR(world.body(box).position.z(), 0.05, 1e-3);
 }
 
+TEST(Contact, AToePressedIntoAConcaveSeamIsPushedOutOfTheSlope) {
+  // A 10 degree ramp descending onto the floor plane (its foot at x = 0) and a sole-sized box
+  // pitched 14 degrees, toe down, its toe 1.35 cm inside the slope 7.8 cm above the ramp's foot -
+  // where a humanoid's stance foot was walking down. The toe's points with the floor (no depth)
+  // and with the ramp (1.35 cm deep) coincide on the box; keeping the floor's, as the seam rule
+  // did, left the toe in the ramp and the sole pitched over. The box must come to lie on the
+  // slope, no corner deeper in it than the contact slop.
+  World world;
+  addFloor(world, false);
+  const double slope = 10.0 * M_PI / 180.0;
+  const Mat3 rampTilt = Eigen::AngleAxisd(slope, Vec3::UnitY()).toRotationMatrix();
+  RigidBodyDesc rampDesc;
+  rampDesc.name = "ramp";
+  rampDesc.type = BodyType::Static;
+  rampDesc.orientation = Quat(rampTilt);
+  // The top face's lower edge at the origin: centre 1.5 m up the slope, 0.1 m under the face.
+  rampDesc.position = rampTilt * Vec3(-1.5, 0.0, -0.1);
+  const BodyId ramp = world.addBody(rampDesc);
+  ShapeDesc rampShape;
+  rampShape.type = ShapeType::Box;
+  rampShape.size = Vec3(3.0, 1.0, 0.2);
+  world.addShape(ramp, rampShape);
+  const Vec3 size(0.24, 0.13, 0.04);
+  const Mat3 pitch = Eigen::AngleAxisd(0.244, Vec3::UnitY()).toRotationMatrix();
+  const Vec3 toe(-0.078, 0.0, 0.0);  // on the floor, 1.35 cm under the slope
+  const BodyId box =
+      addBox(world, "sole", toe - pitch * Vec3(0.12, 0.0, -0.02), size, 1.5, 0, Quat(pitch));
+  // Depth of a box corner under the slope's surface (m; > 0 inside the ramp).
+  const Vec3 normal = rampTilt * Vec3::UnitZ();
+  const auto deepestCorner = [&] {
+    double deepest = -1.0;
+    for (const double x : {-0.12, 0.12})
+      for (const double y : {-0.065, 0.065})
+        deepest = std::max(deepest, -normal.dot(world.body(box).toWorld(Vec3(x, y, -0.02))));
+    return deepest;
+  };
+  EXPECT_NEAR(deepestCorner(), 0.078 * std::sin(slope), 1e-9);
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(world.step(0.01).ok);
+  EXPECT_LT(deepestCorner(), 0.002);
+  const Vec3 along = world.body(box).rotation.col(0);
+  EXPECT_NEAR(std::atan2(-along.z(), along.x()), slope, 0.02);  // lies on the slope
+}
+
 TEST(Contact, BallReboundsToESquaredTimesTheDropHeight) {
   // On the plane and on a triangle-mesh floor (whose faces now reach out to the speculative
   // margin: the ball gets its point before it touches, as on the plane).

@@ -169,6 +169,7 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
       firstGround;  ///< by body id: the first fixed body it touches (dropSeamPoints)
   std::vector<BodyId> groundTouchers;  ///< bodies with a firstGround entry to reset
   std::vector<char> seamBody;          ///< by body id: it touches two fixed bodies
+  std::vector<char> seamDropped;       ///< by point of dropSeamPoints' `out`
   std::vector<ManifoldEntry> freshOrder, previousOrder;
   // What detect() is working on, for the near callback.
   std::span<const RigidBody> currentBodies;
@@ -274,10 +275,12 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
   /// floor at its crest, tiles, steps) gets the seam's points in both pairs' manifolds: two rows
   /// for one point, nearly parallel, on two leaves of the exact joint tree, whose small
   /// disagreement the tree resolves with opposite impulses of hundreds of N s (a humanoid's
-  /// stance foot at a ramp's crest was thrown 4 m). Drops from `out` each point of a later pair
-  /// that coincides on the moving body (within kSeamDistance) with one of an earlier pair of
-  /// that body's with a fixed body, their normals within 25 degrees; points at a floor and a
-  /// wall's corner (normals apart) both stay.
+  /// stance foot at a ramp's crest was thrown 4 m). Of two points of one moving body with two
+  /// fixed bodies that coincide on it (within kSeamDistance), their normals within 25 degrees,
+  /// `out` keeps the deeper: at a concave seam (a ramp's foot) a sole's toe sinking into the
+  /// slope touches the floor plane under it at no depth, and keeping that one let the toe sink
+  /// 1.4 cm into the ramp and the foot pitch over. Points at a floor and a wall's corner
+  /// (normals apart) both stay.
   void dropSeamPoints(std::span<const RigidBody> bodies, std::vector<ContactPoint>& out) {
     if (firstGround.size() < bodies.size()) {
       firstGround.resize(bodies.size(), -1);
@@ -305,30 +308,34 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
       }
     }
     if (anySeam) {
-      size_t kept = 0;
+      seamDropped.assign(out.size(), 0);
+      const auto onBody = [&](const ContactPoint& c, BodyId body, Vec3& local, Vec3& normal) {
+        const bool onB = c.bodyB == body;
+        local = onB ? c.localB : c.localA;
+        normal = onB ? c.normal : Vec3(-c.normal);
+      };
       for (size_t i = 0; i < out.size(); ++i) {
         const ContactPoint& c = out[i];
         BodyId body, ground;
-        bool seam = false;
-        if (moving(c, body, ground) && seamBody[size_t(body)] &&
-            ground != firstGround[size_t(body)]) {
-          // Against the points kept so far of this body with another fixed body.
-          const bool onB = c.bodyB == body;
-          const Vec3 local = onB ? c.localB : c.localA;
-          const Vec3 normal = onB ? c.normal : Vec3(-c.normal);
-          for (size_t k = 0; k < kept && !seam; ++k) {
-            const ContactPoint& d = out[k];
-            BodyId otherBody, otherGround;
-            if (!moving(d, otherBody, otherGround) || otherBody != body || otherGround == ground)
-              continue;
-            const bool dOnB = d.bodyB == body;
-            seam = ((dOnB ? d.localB : d.localA) - local).squaredNorm() <
-                       kSeamDistance * kSeamDistance &&
-                   (dOnB ? d.normal : Vec3(-d.normal)).dot(normal) > kSeamNormalCosine;
-          }
+        if (!moving(c, body, ground) || !seamBody[size_t(body)]) continue;
+        Vec3 local, normal;
+        onBody(c, body, local, normal);
+        for (size_t k = 0; k < i && !seamDropped[i]; ++k) {
+          const ContactPoint& d = out[k];
+          BodyId otherBody, otherGround;
+          if (seamDropped[k] || !moving(d, otherBody, otherGround) || otherBody != body ||
+              otherGround == ground)
+            continue;
+          Vec3 otherLocal, otherNormal;
+          onBody(d, body, otherLocal, otherNormal);
+          if ((otherLocal - local).squaredNorm() < kSeamDistance * kSeamDistance &&
+              otherNormal.dot(normal) > kSeamNormalCosine)
+            seamDropped[c.separation < d.separation ? k : i] = 1;
         }
-        if (!seam) out[kept++] = c;
       }
+      size_t kept = 0;
+      for (size_t i = 0; i < out.size(); ++i)
+        if (!seamDropped[i]) out[kept++] = out[i];
       out.resize(kept);
     }
     for (BodyId b : groundTouchers) {
