@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <random>
 #include <vector>
 
 #include "impetus/probes/probe.h"
@@ -276,6 +277,54 @@ TEST(Humanoid, WalksForwardAtItsTopSpeedStraightAndStopsWithinAStep) {
   // landing is handed back (the sanitizer build's rounding: 15 mm, release 4 mm).
   EXPECT_LT(feetMove, 0.03);
   EXPECT_LT(latestMove, 0.005);  // and it stands still
+}
+
+TEST(Humanoid, TurnsSideStepsBacksUpAndTakesMinutesOfRandomSticksWithoutFalling) {
+  // Must-show 3 on flat ground: turning in place both ways, side-stepping both ways, walking
+  // backwards, mixes of them, then the sticks slammed between random positions (full, zero or
+  // anywhere) every 0.3 to 4 s for two minutes - as a trainee new to the robot drives it. Of
+  // 100 such two-minute runs (other seeds, switching every 0.3-2 s) and 40 more switching up
+  // to every 6 s, none fell.
+  testing::skipWalkerRunInSanitizedBuild();
+  if (IsSkipped()) return;
+  Simulation sim(loadScene(kScenes + "/humanoid.xml"));
+  const World& world = sim.world();
+  const BodyId pelvis = world.findBody("pelvis");
+  std::vector<WalkCommandAt> commands = {{1.0, Vec3(0, 0, 1)},     {8.0, Vec3(0, 0, -1)},
+                                         {15.0, Vec3(0, 1, 0)},    {20.0, Vec3(0, -1, 0)},
+                                         {25.0, Vec3(-1, 0, 0)},   {31.0, Vec3(1, 0.5, 0.7)},
+                                         {37.0, Vec3(-1, -1, -1)}, {42.0, Vec3::Zero()}};
+  std::mt19937 random(3);
+  const auto stick = [&] {
+    const double r = std::uniform_real_distribution<double>(0.0, 1.0)(random);
+    if (r < 0.3) return 0.0;
+    if (r < 0.5) return -1.0;
+    if (r < 0.7) return 1.0;
+    return std::uniform_real_distribution<double>(-1.0, 1.0)(random);
+  };
+  for (double t = 44.0; t < 164.0; t += std::uniform_real_distribution<double>(0.3, 4.0)(random)) {
+    const double forward = stick(), lateral = stick(), turn = stick();
+    commands.push_back({t, Vec3(forward, lateral, turn)});
+  }
+  commands.push_back({164.0, Vec3::Zero()});
+  double yaw = 0.0, turned = 0.0, travelled = 0.0, lowest = 1e9;
+  Vec3 last = world.body(pelvis).position;
+  const double fell = walkThrough(sim, commands, 168.0, [&](double) {
+    const RigidBody& b = world.body(pelvis);
+    const double now = std::atan2(b.rotation(1, 0), b.rotation(0, 0));
+    turned += std::abs(std::remainder(now - yaw, 2.0 * M_PI));
+    yaw = now;
+    travelled += (b.position - last).head<2>().norm();
+    last = b.position;
+    lowest = std::min(lowest, b.position.z());
+  });
+  std::printf("random sticks: turned %.1f rad, walked %.1f m, pelvis never below %.3f m\n", turned,
+              travelled, lowest);
+  EXPECT_LT(fell, 0.0) << "fell at " << fell << " s";
+  // It did walk and turn: 7 s of turning at the 0.3 rad/s top rate each way alone is 4 rad.
+  EXPECT_GT(turned, 8.0);
+  EXPECT_GT(travelled, 10.0);
+  EXPECT_GT(lowest, 0.85);  // upright: walking, the pelvis is 0.92-0.95 m high
 }
 
 TEST(Humanoid, TheRampSceneIsTheIssues) {

@@ -24,6 +24,13 @@ double quinticAcceleration(double s) {
   if (s <= 0.0 || s >= 1.0) return 0.0;
   return s * (60.0 - 180.0 * s + 120.0 * s * s);
 }
+/// The direction the ground rises along and its rate (m/m) for a sole tilted by `tilt` (the
+/// rotation about world x and y that turns +z onto the ground's normal n: -n_xy / n_z).
+Vec2 uphill(const Vec2& tilt) {
+  const double angle = tilt.norm();
+  if (angle < 1e-9) return Vec2::Zero();
+  return Vec2(-tilt.y(), tilt.x()) * (std::tan(angle) / angle);
+}
 double cross(const Vec2& o, const Vec2& a, const Vec2& b) {
   return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
 }
@@ -102,14 +109,32 @@ Vec2 WalkingController::clampToSupport(const Vec2& p) const {
 
 FootPlacement WalkingController::onGround(const World& world, const FootPlacement& f,
                                           const FootPlacement* from) const {
+  // Into the world and back: the plan's odometry drifts from the world by centimetres over a
+  // turn, and a foothold looked up there lands off a ramp's foot or crest.
+  const Eigen::Rotation2Dd turn(odometryYaw_);
+  const auto toWorld = [&](FootPlacement p) {
+    p.position.head<2>() = turn * p.position.head<2>() + odometryShift_;
+    p.yaw += odometryYaw_;
+    return p;
+  };
   const SoleGeometry sole{p_.soleLength, p_.soleWidth, p_.soleForward};
-  if (!from) return placeOnGround(world, f, sole);
-  // A step under way lands clear of edges: shorter by up to half a sole, or a little longer.
-  Vec3 along = f.position - from->position;
-  along.z() = 0.0;
-  const double travel = along.norm();
-  along = travel > 0.05 ? Vec3(along / travel) : Vec3(std::cos(f.yaw), std::sin(f.yaw), 0.0);
-  return chooseFoothold(world, f, sole, along, 0.5 * p_.soleLength, 0.25 * p_.soleLength);
+  const FootPlacement target = toWorld(f);
+  FootPlacement ground;
+  if (!from) {
+    ground = placeOnGround(world, target, sole);
+  } else {
+    // A step under way lands clear of edges: shorter by up to half a sole, or a little longer.
+    Vec3 along = target.position - toWorld(*from).position;
+    along.z() = 0.0;
+    const double travel = along.norm();
+    along = travel > 0.05 ? Vec3(along / travel)
+                          : Vec3(std::cos(target.yaw), std::sin(target.yaw), 0.0);
+    ground = chooseFoothold(world, target, sole, along, 0.5 * p_.soleLength, 0.25 * p_.soleLength);
+  }
+  ground.position.head<2>() = turn.inverse() * (ground.position.head<2>() - odometryShift_);
+  ground.yaw -= odometryYaw_;
+  ground.tilt = turn.inverse() * ground.tilt;
+  return ground;
 }
 
 void WalkingController::startStep(Side swing, const FootPlacement& target, double doubleSupport) {
@@ -250,10 +275,28 @@ void WalkingController::dampAnkles(const std::array<AnkleWrench, 2>& ankles, con
   }
 }
 
+double WalkingController::descentSpeedScale(const Vec2& velocity) const {
+  // The ground's slope under the stance foot (both standing): its tilt turns +z onto the
+  // ground's normal n, and the ground rises along -n_xy / n_z.
+  if (p_.maxStepDown <= 0.0) return 1.0;
+  const bool walking = state_ == GaitState::Walking || state_ == GaitState::Stopping;
+  const Vec2 rise =
+      uphill(walking ? feet_[size_t(1 - swing_)].tilt : 0.5 * (feet_[0].tilt + feet_[1].tilt));
+  const double heading = walking ? feet_[size_t(1 - swing_)].yaw : midFoot(feet_[0], feet_[1]).yaw;
+  // Each step lands a step's travel (velocity x step time) on from the stance foot.
+  const double drop = -p_.stepTime * (Eigen::Rotation2Dd(heading) * velocity).dot(rise);
+  return drop > p_.maxStepDown ? p_.maxStepDown / drop : 1.0;
+}
+
 void WalkingController::measure(const World& world, const Vec3& imu, double dt) {
   const Side anchor = state_ == GaitState::Standing ? kLeft : Side(1 - swing_);
   model_.poseMeasured(world, imu, anchor, feet_[size_t(anchor)].position);
   measuredCom_ = model_.centreOfMass().head<2>();
+  const FootPlacement planted = model_.footInWorld(world, anchor);
+  const FootPlacement& planned = feet_[size_t(anchor)];
+  odometryYaw_ = std::remainder(planted.yaw - planned.yaw, 2.0 * M_PI);
+  odometryShift_ =
+      planted.position.head<2>() - Eigen::Rotation2Dd(odometryYaw_) * planned.position.head<2>();
   const double blend = dt / (p_.velocityFilterTime + dt);
   measuredVelocity_ += blend * (model_.measuredComVelocity().head<2>() - measuredVelocity_);
 }
@@ -279,8 +322,10 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   };
   const double fwd = axis(command.x()), lat = axis(command.y()), turn = axis(command.z());
   const double a = p_.commandAcceleration * dt;
-  command_.forward = slew(command_.forward, fwd * (fwd > 0 ? p_.topForward : p_.topBackward), a);
-  command_.lateral = slew(command_.lateral, lat * p_.topLateral, a);
+  Vec2 velocity(fwd * (fwd > 0 ? p_.topForward : p_.topBackward), lat * p_.topLateral);
+  velocity *= descentSpeedScale(velocity);
+  command_.forward = slew(command_.forward, velocity.x(), a);
+  command_.lateral = slew(command_.lateral, velocity.y(), a);
   command_.turn = slew(command_.turn, turn * p_.topTurn, a);
   if (std::abs(command_.forward) < 1e-6) command_.forward = 0.0;
   if (std::abs(command_.lateral) < 1e-6) command_.lateral = 0.0;
@@ -382,9 +427,13 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   // Feet at the end of this step: the swing foot on its way, across over the whole single
   // support (the least acceleration, so the least reaction), lifted and lowered faster.
   std::array<FootPlacement, 2> feet = feet_;
-  // The ground the pelvis height follows: the feet's planted heights, the swing foot's moving
-  // from where it lifted to where it lands (a ramp climbed smoothly, not a step at touchdown).
-  std::array<double, 2> groundUnder = {feet_[0].position.z(), feet_[1].position.z()};
+  // The pelvis keeps its height over the lower foot: on a slope the leg reaching down is then
+  // never stretched (over the feet's mean, walking down the ramp leaned and fell). Over a
+  // single support it moves from the lower of stance and lift-off to the lower of stance and
+  // landing on the swing's own profile: following the swing foot's height only once it passes
+  // below the stance foot started the body down at 0.3 m/s in one step and unloaded the stance
+  // sole mid-swing on the way down a ramp.
+  double ground = std::min(feet_[0].position.z(), feet_[1].position.z());
   std::array<double, 2> heightOffset = {0.5 * footHeightDifference_, -0.5 * footHeightDifference_};
   if (state_ == GaitState::Walking || state_ == GaitState::Stopping) {
     const double single = p_.stepTime - p_.doubleSupportTime;
@@ -395,7 +444,9 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
       FootPlacement& f = feet[size_t(swing_)];
       f.position = from.position + (target_.position - from.position) * across;
       f.tilt = from.tilt + (target_.tilt - from.tilt) * across;
-      groundUnder[size_t(swing_)] = f.position.z();
+      const double stance = feet_[size_t(1 - swing_)].position.z();
+      const double before = std::min(stance, from.position.z());
+      ground = before + (std::min(stance, target_.position.z()) - before) * across;
       const double lift = s < 0.5 ? quintic(s / 0.35) : quintic((1.0 - s) / 0.35);
       f.position.z() += p_.swingHeight * lift;
       f.yaw = from.yaw + std::remainder(target_.yaw - from.yaw, 2.0 * M_PI) * across;
@@ -407,9 +458,6 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   feet[kLeft].position.z() += heightOffset[kLeft];
   feet[kRight].position.z() += heightOffset[kRight];
   const FootPlacement middle = midFoot(feet[0], feet[1]);
-  // The pelvis keeps its height over the lower foot: on a slope the leg reaching down is then
-  // never stretched (over the feet's mean, walking down the ramp leaned and fell).
-  const double ground = std::min(groundUnder[0], groundUnder[1]);
   // The swing foot is aimed from the pelvis as measured, fully from mid-swing on, and handed
   // back to the planned frame over the double support that follows its landing.
   std::array<double, 2> measuredFrame = {0.0, 0.0};

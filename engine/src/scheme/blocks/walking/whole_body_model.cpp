@@ -59,6 +59,10 @@ WholeBodyModel::WholeBodyModel(const World& world, const LeggedRobotNames& names
     const tree::LinkState& ls = kinematics_.link(footLink);
     footPointLocal_[size_t(s)] = ls.rotation.transpose() * (point - ls.origin);
     footRotationAssembled_[size_t(s)] = ls.rotation;
+    const RigidBody& footBody = world.body(foot);
+    footBodies_[size_t(s)] = foot;
+    footPointInBody_[size_t(s)] = footBody.rotation.transpose() * (point - footBody.position);
+    footBodyRotationAssembled_[size_t(s)] = footBody.rotation;
     footZ += 0.5 * point.z();
   }
   assembledPelvisHeight_ = q_[base_ + 2] - footZ;
@@ -102,6 +106,12 @@ void WholeBodyModel::setBase(const Vec3& position, const Vec3& yawPitchRoll) {
 
 Vec3 WholeBodyModel::footPoint(Side side) const {
   return kinematics_.pointPosition(footLinks_[size_t(side)], footPointLocal_[size_t(side)]);
+}
+
+FootPlacement WholeBodyModel::footInWorld(const World& world, Side side) const {
+  const RigidBody& b = world.body(footBodies_[size_t(side)]);
+  const Mat3 r = b.rotation * footBodyRotationAssembled_[size_t(side)].transpose();
+  return {b.position + b.rotation * footPointInBody_[size_t(side)], std::atan2(r(1, 0), r(0, 0))};
 }
 
 Mat3 WholeBodyModel::footRotation(Side side) const {

@@ -62,6 +62,10 @@ class WholeBodyModel {
   Vec3 footPoint(Side side) const;
   /// Rotation foot frame -> world at the current pose (identity-yaw flat foot at assembly).
   Mat3 footRotation(Side side) const;
+  /// Where the `side` foot truly stands in the world (its sole point under the ankle and its
+  /// heading), from its body's pose: the robot's localisation against its terrain map, which
+  /// its own odometry (the poses above, anchored at a planted foot) drifts from.
+  FootPlacement footInWorld(const World& world, Side side) const;
   /// Pelvis height above the ankle-point plane and centre of mass height at assembly (m).
   double assembledPelvisHeight() const { return assembledPelvisHeight_; }
   double assembledComHeight() const { return assembledComHeight_; }
@@ -90,6 +94,9 @@ class WholeBodyModel {
   std::array<int, 2> footLinks_{};
   std::array<Vec3, 2> footPointLocal_;  ///< ankle point on the sole, foot link frame
   std::array<Mat3, 2> footRotationAssembled_;
+  std::array<BodyId, 2> footBodies_{};
+  std::array<Vec3, 2> footPointInBody_;  ///< the sole point, foot body frame
+  std::array<Mat3, 2> footBodyRotationAssembled_;
   double assembledPelvisHeight_ = 0.0, assembledComHeight_ = 0.0;
   std::array<Eigen::Matrix<double, 3, 2>, 2> swingAngularMomentum_{};
   Vec3 measuredPelvisPosition_ = Vec3::Zero();
