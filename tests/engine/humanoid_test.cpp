@@ -7,8 +7,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "impetus/probes/probe.h"
@@ -391,6 +393,35 @@ TEST(Humanoid, WalksUpTheRampOntoItsTopAtFullStick) {
   EXPECT_GT(p.x(), 4.454 + 0.3);                     // on the top, past the crest
   EXPECT_NEAR(p.z() - standingHeight, 0.521, 0.02);  // standing on it as on the ground
   EXPECT_LT(worstTilt, 0.1);
+}
+
+TEST(Humanoid, ANegativeDescentLimitIsAFileLineError) {
+  // max_step_down (m): zero switches the descent limit off; below zero means nothing.
+  std::ifstream in(kScenes + "/robots/humanoid.xml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string robot = text.str();
+  const std::string key = "half_width=\"0.1\"";
+  const size_t at = robot.find(key);
+  ASSERT_NE(at, std::string::npos);
+  robot.insert(at + key.size(), " max_step_down=\"-0.01\"");
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "impetus_walking_bad_descent";
+  std::filesystem::create_directories(dir / "robots");
+  std::ofstream(dir / "robots" / "humanoid.xml") << robot;
+  const std::string scene =
+      "<scene>\n<body name=\"ground\" fixed=\"true\"><geom type=\"plane\"/></body>\n"
+      "<include file=\"robots/humanoid.xml\"/>\n</scene>";
+  try {
+    loadSceneText(scene, "bad.xml", dir.string());
+    FAIL() << "accepted a negative max_step_down";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("max_step_down must be zero (no limit) or positive"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("humanoid.xml:"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Humanoid, PushesAreParsedAndBadOnesNamed) {
