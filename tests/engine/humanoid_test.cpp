@@ -329,6 +329,34 @@ TEST(Humanoid, TurnsSideStepsBacksUpAndTakesMinutesOfRandomSticksWithoutFalling)
   EXPECT_GT(lowest, 0.85);  // upright: walking, the pelvis is 0.92-0.95 m high
 }
 
+TEST(Humanoid, PlacedFacingAnotherWayItStandsAndWalksWhereItFaces) {
+  // A scene may place the robot facing anywhere (an <include> turned 90 degrees: facing +y).
+  // The walking model used to take the robot as placed for facing +x: it twisted the pelvis a
+  // quarter turn against the feet and fell at once.
+  Simulation sim(
+      loadSceneText("<scene>\n<world gravity=\"0 0 -9.81\" step=\"0.01\"/>\n"
+                    "<body name=\"ground\" fixed=\"true\"><geom type=\"plane\"/>"
+                    "</body>\n<include file=\"robots/humanoid.xml\" pos=\"1 2 0\" "
+                    "quat=\"0.70710678 0 0 0.70710678\"/>\n</scene>",
+                    "turned.xml", kScenes));
+  const World& world = sim.world();
+  const BodyId pelvis = world.findBody("pelvis");
+  const Vec3 start = world.body(pelvis).position;
+  Vec3 standing = start;
+  const double fell =
+      walkThrough(sim, {{3.0, Vec3(1, 0, 0)}, {9.0, Vec3::Zero()}}, 11.0, [&](double t) {
+        if (std::abs(t - 3.0) < 1e-6) standing = world.body(pelvis).position;
+      });
+  ASSERT_LT(fell, 0.0) << "fell at " << fell << " s";
+  const Vec3 walked = world.body(pelvis).position - standing;
+  std::printf("turned a quarter: stood %.2f mm still, walked %.3f m along +y, %.3f m across\n",
+              1e3 * (standing - start).head<2>().norm(), walked.y(), walked.x());
+  EXPECT_LT((standing - start).head<2>().norm(), 0.01);
+  // 6 s of full stick, slewed up over the first second: about 2 m forward, which is +y.
+  EXPECT_GT(walked.y(), 1.5);
+  EXPECT_LT(std::abs(walked.x()), 0.05 * walked.y());
+}
+
 TEST(Humanoid, TheRampSceneIsTheIssues) {
   // scenes/humanoid-ramp.xml: a 10 degree ramp whose foot is 1.5 m ahead of the robot, 3 m up
   // the slope, then a flat top (the boxes are 0.2 m and 0.5 m thick, 3 m and 4 m long).

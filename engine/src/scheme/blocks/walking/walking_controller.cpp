@@ -50,7 +50,7 @@ void WalkingController::reset() {
   command_ = {};
   for (int s = 0; s < 2; ++s) {
     // The model is at its assembly until the first measurement: the feet where they stand.
-    feet_[size_t(s)] = {model_.footPoint(Side(s)), 0.0};
+    feet_[size_t(s)] = {model_.footPoint(Side(s)), model_.assembledHeading()};
   }
   swing_ = kLeft;
   target_ = feet_[kLeft];

@@ -27,6 +27,10 @@ WholeBodyModel::WholeBodyModel(const World& world, const LeggedRobotNames& names
   for (int i = base_; i < tree_.tree.subtreeEnd(base_); ++i) robotLinks_.push_back(i);
   tree::coordinatesFromWorld(tree_, world, q_, qd_);
   kinematics_.updatePositions(q_);
+  {
+    const Mat3& r = world.body(pelvis).rotation;
+    assembledHeading_ = std::atan2(r(1, 0), r(0, 0));
+  }
   double footZ = 0.0;
   for (int s = 0; s < 2; ++s) {
     for (int k = 0; k < 6; ++k) {
@@ -58,11 +62,13 @@ WholeBodyModel::WholeBodyModel(const World& world, const LeggedRobotNames& names
     const Vec3 point = anchor - ankleHeight * Vec3::UnitZ();
     const tree::LinkState& ls = kinematics_.link(footLink);
     footPointLocal_[size_t(s)] = ls.rotation.transpose() * (point - ls.origin);
-    footRotationAssembled_[size_t(s)] = ls.rotation;
+    // The reference sole: this foot as it would stand with the robot facing +x (a robot can be
+    // placed facing anywhere; headings are the world's).
+    footRotationAssembled_[size_t(s)] = yawRotation(-assembledHeading_) * ls.rotation;
     const RigidBody& footBody = world.body(foot);
     footBodies_[size_t(s)] = foot;
     footPointInBody_[size_t(s)] = footBody.rotation.transpose() * (point - footBody.position);
-    footBodyRotationAssembled_[size_t(s)] = footBody.rotation;
+    footBodyRotationAssembled_[size_t(s)] = yawRotation(-assembledHeading_) * footBody.rotation;
     footZ += 0.5 * point.z();
   }
   assembledPelvisHeight_ = q_[base_ + 2] - footZ;
@@ -77,22 +83,27 @@ void WholeBodyModel::measureSwingMomentum() {
   const tree::VectorX assembly = q_;
   const Vec3 com = centreOfMass();
   std::array<FootPlacement, 2> feet;
-  for (int s = 0; s < 2; ++s) feet[size_t(s)] = {footPoint(Side(s)), 0.0};
+  // In the robot's heading frame (x forward, y left): the foot moved forward and to the left,
+  // the momentum turned into that frame.
+  const double heading = assembledHeading_;
+  const Mat3 toHeading = yawRotation(-heading);
+  for (int s = 0; s < 2; ++s) feet[size_t(s)] = {footPoint(Side(s)), heading};
   const double height = q_[base_ + 2];
   std::array<double, 12> angles{};
-  solve(com.head<2>(), height, 0.0, feet, angles);
+  solve(com.head<2>(), height, heading, feet, angles);
   const tree::VectorX q0 = q_;
   constexpr double kShift = 1e-3;  // m
   for (int s = 0; s < 2; ++s)
     for (int axis = 0; axis < 2; ++axis) {
       std::array<FootPlacement, 2> moved = feet;
-      moved[size_t(s)].position[axis] += kShift;
+      moved[size_t(s)].position += kShift * (toHeading.transpose().col(axis));
       std::array<double, 12> a = angles;
       q_ = q0;
-      solve(com.head<2>(), height, 0.0, moved, a);
+      solve(com.head<2>(), height, heading, moved, a);
       const tree::VectorX rates = (q_ - q0) / kShift;
       kinematics_.update(q0, rates);
-      swingAngularMomentum_[size_t(s)].col(axis) = kinematics_.angularMomentum(com, robotLinks_);
+      swingAngularMomentum_[size_t(s)].col(axis) =
+          toHeading * kinematics_.angularMomentum(com, robotLinks_);
     }
   q_ = assembly;
   qd_.setZero();

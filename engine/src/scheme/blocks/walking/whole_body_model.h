@@ -60,7 +60,7 @@ class WholeBodyModel {
   const Vec3& measuredComVelocity() const { return measuredComVelocity_; }
   /// The point under the ankle on the sole plane, world, at the model's current pose.
   Vec3 footPoint(Side side) const;
-  /// Rotation foot frame -> world at the current pose (identity-yaw flat foot at assembly).
+  /// Rotation foot frame -> world at the current pose (identity: flat, facing +x).
   Mat3 footRotation(Side side) const;
   /// Where the `side` foot truly stands in the world (its sole point under the ankle and its
   /// heading), from its body's pose: the robot's localisation against its terrain map, which
@@ -69,12 +69,14 @@ class WholeBodyModel {
   /// Pelvis height above the ankle-point plane and centre of mass height at assembly (m).
   double assembledPelvisHeight() const { return assembledPelvisHeight_; }
   double assembledComHeight() const { return assembledComHeight_; }
+  /// The pelvis's heading (yaw, rad) at assembly: where the robot faced as placed.
+  double assembledHeading() const { return assembledHeading_; }
   /// World joint index of each leg joint (left 0-5, right 6-11).
   const std::array<int, 12>& legJoints() const { return legJoints_; }
-  /// Centroidal angular momentum (kg m^2/s) per unit velocity (m/s) of the `side` foot along
-  /// world x (column 0) and y (column 1), the other foot, the pelvis height and attitude and
-  /// the centre of mass held, at the assembled posture: what a swinging leg does to the ZMP that
-  /// the inverted pendulum does not see.
+  /// Centroidal angular momentum (kg m^2/s, heading frame) per unit velocity (m/s) of the `side`
+  /// foot forward (column 0) and to the left (column 1) of the robot's heading, the other foot, the
+  /// pelvis height and attitude and the centre of mass held, at the assembled posture: what a
+  /// swinging leg does to the ZMP that the inverted pendulum does not see.
   const Eigen::Matrix<double, 3, 2>& swingAngularMomentum(Side side) const {
     return swingAngularMomentum_[size_t(side)];
   }
@@ -97,7 +99,7 @@ class WholeBodyModel {
   std::array<BodyId, 2> footBodies_{};
   std::array<Vec3, 2> footPointInBody_;  ///< the sole point, foot body frame
   std::array<Mat3, 2> footBodyRotationAssembled_;
-  double assembledPelvisHeight_ = 0.0, assembledComHeight_ = 0.0;
+  double assembledPelvisHeight_ = 0.0, assembledComHeight_ = 0.0, assembledHeading_ = 0.0;
   std::array<Eigen::Matrix<double, 3, 2>, 2> swingAngularMomentum_{};
   Vec3 measuredPelvisPosition_ = Vec3::Zero();
   Vec3 measuredComVelocity_ = Vec3::Zero();
