@@ -399,9 +399,10 @@ TEST(Humanoid, TheRampSceneIsTheIssues) {
 TEST(Humanoid, WalksUpTheRampOntoItsTopAtFullStick) {
   // Must-show 5, up: walk.forward = 1 from standing onto the 10 degree ramp 1.5 m ahead and on to
   // its flat top. The footsteps land at the height and tilt of the ground under them (the
-  // terrain query), clear of the ramp's foot and crest. Before, the swing toe hit the slope and
-  // the robot fell back on the first step; a stance foot across the crest was thrown 4 m by the
-  // two seam manifolds' nearly parallel rows in the exact tree.
+  // terrain query), clear of the ramp's foot and crest, and on the slope the robot walks at
+  // most 0.28 m/s (max_step_up). Before, the swing toe hit the slope and the robot fell back on
+  // the first step; a stance foot across the crest was thrown 4 m by the two seam manifolds'
+  // nearly parallel rows in the exact tree.
   testing::skipWalkerRunInSanitizedBuild();
   if (IsSkipped()) return;
   Simulation sim(loadScene(kScenes + "/humanoid-ramp.xml"));
@@ -410,7 +411,7 @@ TEST(Humanoid, WalksUpTheRampOntoItsTopAtFullStick) {
   const double standingHeight = world.body(pelvis).position.z();
   double worstTilt = 0.0;
   const double fell =
-      walkThrough(sim, {{1.0, Vec3(1, 0, 0)}, {16.0, Vec3::Zero()}}, 19.0, [&](double) {
+      walkThrough(sim, {{1.0, Vec3(1, 0, 0)}, {18.0, Vec3::Zero()}}, 21.0, [&](double) {
         const Mat3& r = world.body(pelvis).rotation;
         worstTilt = std::max(worstTilt, std::acos(r(2, 2)));
       });
@@ -418,36 +419,77 @@ TEST(Humanoid, WalksUpTheRampOntoItsTopAtFullStick) {
   const Vec3 p = world.body(pelvis).position;
   std::printf("up the ramp: pelvis at x %.2f m, %.3f m above its start, worst tilt %.3f rad\n",
               p.x(), p.z() - standingHeight, worstTilt);
-  EXPECT_GT(p.x(), 4.454 + 0.3);                     // on the top, past the crest
+  EXPECT_GT(p.x(), 4.454 + 0.5);                     // on the top, past the crest
   EXPECT_NEAR(p.z() - standingHeight, 0.521, 0.02);  // standing on it as on the ground
   EXPECT_LT(worstTilt, 0.1);
 }
 
-TEST(Humanoid, ANegativeDescentLimitIsAFileLineError) {
-  // max_step_down (m): zero switches the descent limit off; below zero means nothing.
+TEST(Humanoid, WalksUpTheRampTurnsOnItsTopAndWalksBackDown) {
+  // Must-show 5, up and down: full stick up onto the top, a U-turn in place there, full stick
+  // down to the flat and a stop. Down the slope it walks at most 0.17 m/s (max_step_down),
+  // slowing before it steps onto it. Before the ankle cells' readings were compared with the
+  // commanded ZMP in one frame (the plan's odometry drifts centimetres from the world), the
+  // soles were asked for a centre of pressure centimetres off, the body ran ahead on the way
+  // down and half the descents fell; of 15 such runs (0.5, 0.75 and full stick down, five
+  // turning times) one fell, after the stop.
+  testing::skipWalkerRunInSanitizedBuild();
+  if (IsSkipped()) return;
+  Simulation sim(loadScene(kScenes + "/humanoid-ramp.xml"));
+  const World& world = sim.world();
+  const BodyId pelvis = world.findBody("pelvis");
+  const double standingHeight = world.body(pelvis).position.z();
+  double highest = 0.0, worstTilt = 0.0;
+  const double fell = walkThrough(sim,
+                                  {{1.0, Vec3(1, 0, 0)},
+                                   {18.0, Vec3::Zero()},
+                                   {21.0, Vec3(0, 0, 1)},
+                                   {32.5, Vec3::Zero()},
+                                   {35.0, Vec3(1, 0, 0)},
+                                   {57.0, Vec3::Zero()}},
+                                  61.0, [&](double) {
+                                    const RigidBody& b = world.body(pelvis);
+                                    highest = std::max(highest, b.position.z() - standingHeight);
+                                    worstTilt = std::max(worstTilt, std::acos(b.rotation(2, 2)));
+                                  });
+  ASSERT_LT(fell, 0.0) << "fell at " << fell << " s";
+  const Vec3 p = world.body(pelvis).position;
+  std::printf(
+      "up and down: %.3f m up at most, back at x %.2f y %.2f, %.3f m above the start, "
+      "worst tilt %.3f rad\n",
+      highest, p.x(), p.y(), p.z() - standingHeight, worstTilt);
+  EXPECT_NEAR(highest, 0.521, 0.03);               // it was on the top
+  EXPECT_LT(p.x(), 1.5 - 0.3);                     // back on the flat, past the ramp's foot
+  EXPECT_NEAR(p.z() - standingHeight, 0.0, 0.02);  // standing on the ground again
+  EXPECT_LT(worstTilt, 0.15);
+}
+
+TEST(Humanoid, ANegativeSlopeLimitIsAFileLineError) {
+  // max_step_down, max_step_up (m): zero switches a limit off; below zero means nothing.
   std::ifstream in(kScenes + "/robots/humanoid.xml");
   std::stringstream text;
   text << in.rdbuf();
-  std::string robot = text.str();
-  const std::string key = "half_width=\"0.1\"";
-  const size_t at = robot.find(key);
-  ASSERT_NE(at, std::string::npos);
-  robot.insert(at + key.size(), " max_step_down=\"-0.01\"");
   const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / "impetus_walking_bad_descent";
+      std::filesystem::temp_directory_path() / "impetus_walking_bad_slope_limit";
   std::filesystem::create_directories(dir / "robots");
-  std::ofstream(dir / "robots" / "humanoid.xml") << robot;
   const std::string scene =
       "<scene>\n<body name=\"ground\" fixed=\"true\"><geom type=\"plane\"/></body>\n"
       "<include file=\"robots/humanoid.xml\"/>\n</scene>";
-  try {
-    loadSceneText(scene, "bad.xml", dir.string());
-    FAIL() << "accepted a negative max_step_down";
-  } catch (const SceneError& e) {
-    EXPECT_NE(std::string(e.what()).find("max_step_down must be zero (no limit) or positive"),
-              std::string::npos)
-        << e.what();
-    EXPECT_NE(std::string(e.what()).find("humanoid.xml:"), std::string::npos) << e.what();
+  for (const std::string limit : {"max_step_down", "max_step_up"}) {
+    std::string robot = text.str();
+    const std::string key = "half_width=\"0.1\"";
+    const size_t at = robot.find(key);
+    ASSERT_NE(at, std::string::npos);
+    robot.insert(at + key.size(), " " + limit + "=\"-0.01\"");
+    std::ofstream(dir / "robots" / "humanoid.xml") << robot;
+    try {
+      loadSceneText(scene, "bad.xml", dir.string());
+      ADD_FAILURE() << "accepted a negative " << limit;
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find(limit + " must be zero (no limit) or positive"),
+                std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("humanoid.xml:"), std::string::npos) << e.what();
+    }
   }
   std::filesystem::remove_all(dir);
 }

@@ -140,6 +140,8 @@ std::unique_ptr<Block> makeWalking(const BlockBuild& b) {
   p.limits.halfWidth = b.number("half_width", p.limits.halfWidth);
   p.maxStepDown = b.number("max_step_down", p.maxStepDown);
   if (!(p.maxStepDown >= 0.0)) b.fail("max_step_down must be zero (no limit) or positive");
+  p.maxStepUp = b.number("max_step_up", p.maxStepUp);
+  if (!(p.maxStepUp >= 0.0)) b.fail("max_step_up must be zero (no limit) or positive");
   if (!(p.stepTime > p.doubleSupportTime && p.doubleSupportTime > 0.0))
     b.fail("step_time must exceed double_support, which must be positive");
   if (!(p.soleLength > 2 * p.zmpMargin && p.soleWidth > 2 * p.zmpMargin))

@@ -249,6 +249,7 @@ void WalkingController::dampAnkles(const std::array<AnkleWrench, 2>& ankles, con
   const bool walking = state_ == GaitState::Walking || state_ == GaitState::Stopping;
   const bool single = walking && stepClock_ >= doubleSupport_;
   const double weight = model_.mass() * kGravity;
+  const Eigen::Rotation2Dd toWorld(odometryYaw_);
   for (int side = 0; side < 2; ++side) {
     Vec2& tilt = ankleTilt_[size_t(side)];
     const AnkleWrench& w = ankles[size_t(side)];
@@ -264,28 +265,42 @@ void WalkingController::dampAnkles(const std::array<AnkleWrench, 2>& ankles, con
     const Vec2 ax(std::cos(f.yaw), std::sin(f.yaw)), ay(-ax.y(), ax.x());
     const Vec2 local(ax.dot(zmp - c), ay.dot(zmp - c));
     const double hx = 0.5 * p_.soleLength - p_.zmpMargin, hy = 0.5 * p_.soleWidth - p_.zmpMargin;
+    // The cells measure in the world; the plan is in the odometry frame.
     const Vec2 wanted =
-        c + std::clamp(local.x(), -hx, hx) * ax + std::clamp(local.y(), -hy, hy) * ay;
+        toWorld * (c + std::clamp(local.x(), -hx, hx) * ax + std::clamp(local.y(), -hy, hy) * ay) +
+        odometryShift_;
     const Vec3 lever(wanted.x() - w.centre.x(), wanted.y() - w.centre.y(), -p_.ankleHeight);
     const Vec3 wantedMoment = lever.cross(ground);
     const Vec3 measuredMoment = -w.torque;
-    const Vec2 error = (measuredMoment - wantedMoment).head<2>();
+    const Vec2 error = toWorld.inverse() * (measuredMoment - wantedMoment).head<2>();
     tilt += dt * (error / p_.ankleDamping - tilt / p_.ankleTimeConstant);
     tilt = tilt.cwiseMax(-p_.ankleMaxTilt).cwiseMin(p_.ankleMaxTilt);
   }
 }
 
-double WalkingController::descentSpeedScale(const Vec2& velocity) const {
-  // The ground's slope under the stance foot (both standing): its tilt turns +z onto the
-  // ground's normal n, and the ground rises along -n_xy / n_z.
-  if (p_.maxStepDown <= 0.0) return 1.0;
+double WalkingController::slopeSpeedScale(const Vec2& velocity) const {
+  // The ground's slope under the stance foot and, walking, under the landing ahead (the robot
+  // slows before it steps onto a slope, not on it): a sole's tilt turns +z onto the ground's
+  // normal n, and the ground rises along -n_xy / n_z.
   const bool walking = state_ == GaitState::Walking || state_ == GaitState::Stopping;
-  const Vec2 rise =
-      uphill(walking ? feet_[size_t(1 - swing_)].tilt : 0.5 * (feet_[0].tilt + feet_[1].tilt));
   const double heading = walking ? feet_[size_t(1 - swing_)].yaw : midFoot(feet_[0], feet_[1]).yaw;
-  // Each step lands a step's travel (velocity x step time) on from the stance foot.
-  const double drop = -p_.stepTime * (Eigen::Rotation2Dd(heading) * velocity).dot(rise);
-  return drop > p_.maxStepDown ? p_.maxStepDown / drop : 1.0;
+  const Vec2 along = Eigen::Rotation2Dd(heading) * velocity;
+  double scale = 1.0;
+  const auto limit = [&](const Vec2& tilt) {
+    // Each step lands a step's travel (velocity x step time) on from the stance foot.
+    const double up = p_.stepTime * along.dot(uphill(tilt));
+    if (up > 0.0 && p_.maxStepUp > 0.0 && up > p_.maxStepUp)
+      scale = std::min(scale, p_.maxStepUp / up);
+    if (up < 0.0 && p_.maxStepDown > 0.0 && -up > p_.maxStepDown)
+      scale = std::min(scale, p_.maxStepDown / -up);
+  };
+  if (walking) {
+    limit(feet_[size_t(1 - swing_)].tilt);
+    limit(target_.tilt);
+  } else {
+    limit(0.5 * (feet_[0].tilt + feet_[1].tilt));
+  }
+  return scale;
 }
 
 void WalkingController::measure(const World& world, const Vec3& imu, double dt) {
@@ -323,7 +338,7 @@ const WalkingOutputs& WalkingController::step(const World& world, const Vec3& co
   const double fwd = axis(command.x()), lat = axis(command.y()), turn = axis(command.z());
   const double a = p_.commandAcceleration * dt;
   Vec2 velocity(fwd * (fwd > 0 ? p_.topForward : p_.topBackward), lat * p_.topLateral);
-  velocity *= descentSpeedScale(velocity);
+  velocity *= slopeSpeedScale(velocity);
   command_.forward = slew(command_.forward, velocity.x(), a);
   command_.lateral = slew(command_.lateral, velocity.y(), a);
   command_.turn = slew(command_.turn, turn * p_.topTurn, a);

@@ -42,10 +42,12 @@ struct WalkingParams {
   double landingHandover = 0.35;                                    ///< (s)
   double topForward = 0.40, topBackward = 0.20, topLateral = 0.10;  ///< (m/s)
   double topTurn = 0.30;                                            ///< (rad/s)
-  /// Down a slope the commanded speed is cut so that no step lands lower than this below the
-  /// stance foot (0.17 m/s down 10 degrees, as slowly as a person walks down a steep ramp):
-  /// at full speed (3.5 cm a step) half the descents of the 10 degree ramp fell on it.
+  /// On a slope the commanded speed is cut so that no step lands lower than maxStepDown below
+  /// the stance foot or higher than maxStepUp above it (0.17 m/s down and 0.28 m/s up 10
+  /// degrees, as a person slows on a steep ramp): at full speed the climbs of the 10 degree
+  /// ramp fell on its top, and the knees take a 3.5 cm drop each step badly.
   double maxStepDown = 0.015;        ///< (m); 0: no limit
+  double maxStepUp = 0.025;          ///< (m); 0: no limit
   double commandAcceleration = 0.4;  ///< command slew (m/s^2; turn: rad/s^2 at the same value)
   double fallTilt = 0.5;             ///< pelvis tilt that means fallen (rad)
   /// Foot force difference control (Kajita et al. 2010): the feet's heights are moved apart
@@ -104,8 +106,8 @@ class WalkingController {
   Vec2 soleCentre(const FootPlacement& f) const;
   Vec2 clampToSupport(const Vec2& p) const;
   void measure(const World& world, const Vec3& imu, double dt);
-  /// What the wanted walking velocity (heading frame, m/s) is scaled by on a descent.
-  double descentSpeedScale(const Vec2& velocity) const;
+  /// What the wanted walking velocity (heading frame, m/s) is scaled by on a slope.
+  double slopeSpeedScale(const Vec2& velocity) const;
   Vec2 swingZmpShift(double clock) const;
   void dampAnkles(const std::array<AnkleWrench, 2>& ankles, const Vec2& zmp, double dt);
   Vec2 swingDcmShift(double clock) const;
