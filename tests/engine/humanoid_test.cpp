@@ -396,6 +396,29 @@ TEST(Humanoid, TheRampSceneIsTheIssues) {
   EXPECT_FALSE(world.castRay(Vec3(1.0, 0.0, 2.0), Vec3(1.0, 0.0, 0.5)));  // stops above ground
 }
 
+/// A walk on scenes/humanoid-ramp.xml under `commands`: when it fell (-1: never), where the
+/// pelvis ended and how high above its standing height, the highest it rose, its worst tilt.
+struct RampWalk {
+  double fell = -1.0;
+  Vec3 end = Vec3::Zero();
+  double endHeight = 0.0, highest = 0.0, worstTilt = 0.0;  // m, m, rad
+};
+RampWalk walkOnTheRamp(const std::vector<WalkCommandAt>& commands, double seconds) {
+  Simulation sim(loadScene(kScenes + "/humanoid-ramp.xml"));
+  const World& world = sim.world();
+  const BodyId pelvis = world.findBody("pelvis");
+  const double standingHeight = world.body(pelvis).position.z();
+  RampWalk walk;
+  walk.fell = walkThrough(sim, commands, seconds, [&](double) {
+    const RigidBody& b = world.body(pelvis);
+    walk.highest = std::max(walk.highest, b.position.z() - standingHeight);
+    walk.worstTilt = std::max(walk.worstTilt, std::acos(b.rotation(2, 2)));
+  });
+  walk.end = world.body(pelvis).position;
+  walk.endHeight = walk.end.z() - standingHeight;
+  return walk;
+}
+
 TEST(Humanoid, WalksUpTheRampOntoItsTopAtFullStick) {
   // Must-show 5, up: walk.forward = 1 from standing onto the 10 degree ramp 1.5 m ahead and on to
   // its flat top. The footsteps land at the height and tilt of the ground under them (the
@@ -405,23 +428,13 @@ TEST(Humanoid, WalksUpTheRampOntoItsTopAtFullStick) {
   // nearly parallel rows in the exact tree.
   testing::skipWalkerRunInSanitizedBuild();
   if (IsSkipped()) return;
-  Simulation sim(loadScene(kScenes + "/humanoid-ramp.xml"));
-  const World& world = sim.world();
-  const BodyId pelvis = world.findBody("pelvis");
-  const double standingHeight = world.body(pelvis).position.z();
-  double worstTilt = 0.0;
-  const double fell =
-      walkThrough(sim, {{1.0, Vec3(1, 0, 0)}, {18.0, Vec3::Zero()}}, 21.0, [&](double) {
-        const Mat3& r = world.body(pelvis).rotation;
-        worstTilt = std::max(worstTilt, std::acos(r(2, 2)));
-      });
-  ASSERT_LT(fell, 0.0) << "fell at " << fell << " s";
-  const Vec3 p = world.body(pelvis).position;
+  const RampWalk walk = walkOnTheRamp({{1.0, Vec3(1, 0, 0)}, {18.0, Vec3::Zero()}}, 21.0);
+  ASSERT_LT(walk.fell, 0.0) << "fell at " << walk.fell << " s";
   std::printf("up the ramp: pelvis at x %.2f m, %.3f m above its start, worst tilt %.3f rad\n",
-              p.x(), p.z() - standingHeight, worstTilt);
-  EXPECT_GT(p.x(), 4.454 + 0.5);                     // on the top, past the crest
-  EXPECT_NEAR(p.z() - standingHeight, 0.521, 0.02);  // standing on it as on the ground
-  EXPECT_LT(worstTilt, 0.1);
+              walk.end.x(), walk.endHeight, walk.worstTilt);
+  EXPECT_GT(walk.end.x(), 4.454 + 0.5);      // on the top, past the crest
+  EXPECT_NEAR(walk.endHeight, 0.521, 0.02);  // standing on it as on the ground
+  EXPECT_LT(walk.worstTilt, 0.1);
 }
 
 TEST(Humanoid, WalksUpTheRampTurnsOnItsTopAndWalksBackDown) {
@@ -434,33 +447,22 @@ TEST(Humanoid, WalksUpTheRampTurnsOnItsTopAndWalksBackDown) {
   // turning times) one fell, after the stop.
   testing::skipWalkerRunInSanitizedBuild();
   if (IsSkipped()) return;
-  Simulation sim(loadScene(kScenes + "/humanoid-ramp.xml"));
-  const World& world = sim.world();
-  const BodyId pelvis = world.findBody("pelvis");
-  const double standingHeight = world.body(pelvis).position.z();
-  double highest = 0.0, worstTilt = 0.0;
-  const double fell = walkThrough(sim,
-                                  {{1.0, Vec3(1, 0, 0)},
-                                   {18.0, Vec3::Zero()},
-                                   {21.0, Vec3(0, 0, 1)},
-                                   {32.5, Vec3::Zero()},
-                                   {35.0, Vec3(1, 0, 0)},
-                                   {57.0, Vec3::Zero()}},
-                                  61.0, [&](double) {
-                                    const RigidBody& b = world.body(pelvis);
-                                    highest = std::max(highest, b.position.z() - standingHeight);
-                                    worstTilt = std::max(worstTilt, std::acos(b.rotation(2, 2)));
-                                  });
-  ASSERT_LT(fell, 0.0) << "fell at " << fell << " s";
-  const Vec3 p = world.body(pelvis).position;
+  const RampWalk walk = walkOnTheRamp({{1.0, Vec3(1, 0, 0)},
+                                       {18.0, Vec3::Zero()},
+                                       {21.0, Vec3(0, 0, 1)},
+                                       {32.5, Vec3::Zero()},
+                                       {35.0, Vec3(1, 0, 0)},
+                                       {57.0, Vec3::Zero()}},
+                                      61.0);
+  ASSERT_LT(walk.fell, 0.0) << "fell at " << walk.fell << " s";
   std::printf(
       "up and down: %.3f m up at most, back at x %.2f y %.2f, %.3f m above the start, "
       "worst tilt %.3f rad\n",
-      highest, p.x(), p.y(), p.z() - standingHeight, worstTilt);
-  EXPECT_NEAR(highest, 0.521, 0.03);               // it was on the top
-  EXPECT_LT(p.x(), 1.5 - 0.3);                     // back on the flat, past the ramp's foot
-  EXPECT_NEAR(p.z() - standingHeight, 0.0, 0.02);  // standing on the ground again
-  EXPECT_LT(worstTilt, 0.15);
+      walk.highest, walk.end.x(), walk.end.y(), walk.endHeight, walk.worstTilt);
+  EXPECT_NEAR(walk.highest, 0.521, 0.03);  // it was on the top
+  EXPECT_LT(walk.end.x(), 1.5 - 0.3);      // back on the flat, past the ramp's foot
+  EXPECT_NEAR(walk.endHeight, 0.0, 0.02);  // standing on the ground again
+  EXPECT_LT(walk.worstTilt, 0.15);
 }
 
 TEST(Humanoid, ANegativeSlopeLimitIsAFileLineError) {
