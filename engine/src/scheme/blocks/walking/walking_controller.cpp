@@ -111,9 +111,8 @@ FootPlacement WalkingController::onGround(const World& world, const FootPlacemen
                                           const FootPlacement* from) const {
   // Into the world and back: the plan's odometry drifts from the world by centimetres over a
   // turn, and a foothold looked up there lands off a ramp's foot or crest.
-  const Eigen::Rotation2Dd turn(odometryYaw_);
   const auto toWorld = [&](FootPlacement p) {
-    p.position.head<2>() = turn * p.position.head<2>() + odometryShift_;
+    p.position.head<2>() = inWorld(p.position.head<2>());
     p.yaw += odometryYaw_;
     return p;
   };
@@ -131,10 +130,18 @@ FootPlacement WalkingController::onGround(const World& world, const FootPlacemen
                           : Vec3(std::cos(target.yaw), std::sin(target.yaw), 0.0);
     ground = chooseFoothold(world, target, sole, along, 0.5 * p_.soleLength, 0.25 * p_.soleLength);
   }
-  ground.position.head<2>() = turn.inverse() * (ground.position.head<2>() - odometryShift_);
+  ground.position.head<2>() = inOdometry(ground.position.head<2>());
   ground.yaw -= odometryYaw_;
-  ground.tilt = turn.inverse() * ground.tilt;
+  ground.tilt = Eigen::Rotation2Dd(-odometryYaw_) * ground.tilt;
   return ground;
+}
+
+Vec2 WalkingController::inWorld(const Vec2& p) const {
+  return Eigen::Rotation2Dd(odometryYaw_) * p + odometryShift_;
+}
+
+Vec2 WalkingController::inOdometry(const Vec2& p) const {
+  return Eigen::Rotation2Dd(odometryYaw_).inverse() * (p - odometryShift_);
 }
 
 void WalkingController::startStep(Side swing, const FootPlacement& target, double doubleSupport) {
@@ -249,7 +256,7 @@ void WalkingController::dampAnkles(const std::array<AnkleWrench, 2>& ankles, con
   const bool walking = state_ == GaitState::Walking || state_ == GaitState::Stopping;
   const bool single = walking && stepClock_ >= doubleSupport_;
   const double weight = model_.mass() * kGravity;
-  const Eigen::Rotation2Dd toWorld(odometryYaw_);
+  const Eigen::Rotation2Dd toWorld(odometryYaw_);  // of the cells' moments
   for (int side = 0; side < 2; ++side) {
     Vec2& tilt = ankleTilt_[size_t(side)];
     const AnkleWrench& w = ankles[size_t(side)];
@@ -267,8 +274,7 @@ void WalkingController::dampAnkles(const std::array<AnkleWrench, 2>& ankles, con
     const double hx = 0.5 * p_.soleLength - p_.zmpMargin, hy = 0.5 * p_.soleWidth - p_.zmpMargin;
     // The cells measure in the world; the plan is in the odometry frame.
     const Vec2 wanted =
-        toWorld * (c + std::clamp(local.x(), -hx, hx) * ax + std::clamp(local.y(), -hy, hy) * ay) +
-        odometryShift_;
+        inWorld(c + std::clamp(local.x(), -hx, hx) * ax + std::clamp(local.y(), -hy, hy) * ay);
     const Vec3 lever(wanted.x() - w.centre.x(), wanted.y() - w.centre.y(), -p_.ankleHeight);
     const Vec3 wantedMoment = lever.cross(ground);
     const Vec3 measuredMoment = -w.torque;

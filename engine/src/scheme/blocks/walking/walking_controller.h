@@ -116,6 +116,9 @@ class WalkingController {
   /// terrain is looked up where the foot will truly be (odometryYaw_, odometryShift_).
   FootPlacement onGround(const World& world, const FootPlacement& f,
                          const FootPlacement* from = nullptr) const;
+  /// A horizontal point of the plan's odometry frame in the world, and back.
+  Vec2 inWorld(const Vec2& p) const;
+  Vec2 inOdometry(const Vec2& p) const;
 
   WholeBodyModel model_;
   WalkingParams p_;
