@@ -384,7 +384,7 @@ TEST(Articulation, JointedPairOnTheFloorSticksUntilCoulombLetsItSlide) {
   for (const double pull : {60.0, 110.0}) {
     World world;
     world.settings().sleep.enabled = false;
-    const int m = world.materials().add({"m", mu, 0.0, 0.0, 0.0});
+    const int m = world.materials().add({"m", mu, 0.0, 0.0, 0.0, {}});
     addFloor(world, m);
     const auto box = [&](const char* name, const Vec3& at, const Vec3& size, double mass) {
       const BodyId id = addBox(world, name, at, size, mass, false);

@@ -208,7 +208,7 @@ TEST_P(ThrownAtAWall, NeverEndsBeyondItAndReboundsWithRestitution) {
                                           << speed << " m/s, e = " << e);
           World world;
           world.settings().gravity = Vec3::Zero();
-          const int m = world.materials().add({"m", 0.5, e, 0.0, 0.0});
+          const int m = world.materials().add({"m", 0.5, e, 0.0, 0.0, {}});
           addWall(world, mesh, thickness, m);
           const BodyId body = addShapeBody(world, shape, size, Vec3::Zero(), m, {speed, 0, 0});
           for (int i = 0; i < 100; ++i) ASSERT_TRUE(world.step(kDt).ok);
@@ -239,7 +239,7 @@ TEST_P(ThrownAtTheFloor, NeverEndsUnderItAndReboundsWithRestitution) {
       SCOPED_TRACE(testing::Message() << "body " << size << " m at " << speed << " m/s");
       World world;
       world.settings().gravity = Vec3::Zero();
-      const int m = world.materials().add({"m", 0.5, 0.5, 0.0, 0.0});
+      const int m = world.materials().add({"m", 0.5, 0.5, 0.0, 0.0, {}});
       addSurface(world, surface, m);
       const BodyId body = addShapeBody(world, shape, size, {0.31, 0.17, 1.0}, m, {0, 0, -speed});
       for (int i = 0; i < 150; ++i) ASSERT_TRUE(world.step(kDt).ok);

@@ -70,8 +70,12 @@ BodyId addBall(World& world, const Vec3& position, double radius, int material) 
 
 int material(World& world, double friction, double restitution = 0.0, double rolling = 0.0,
              double spinning = 0.0) {
-  return world.materials().add(
-      {"m" + std::to_string(world.materials().size()), friction, restitution, rolling, spinning});
+  return world.materials().add({"m" + std::to_string(world.materials().size()),
+                                friction,
+                                restitution,
+                                rolling,
+                                spinning,
+                                {}});
 }
 
 class ContactOnFloor : public ::testing::TestWithParam<bool> {};  // plane, or mesh floor
@@ -566,7 +570,7 @@ TEST(Contact, BadShapesAreRejectedWithTheBodyNamed) {
   zero.type = ShapeType::Box;
   zero.size = Vec3(0.1, 0, 0.1);
   EXPECT_THROW(world.addShape(box, zero), std::invalid_argument);
-  EXPECT_THROW(world.materials().add({"bad", -1.0}), std::invalid_argument);
+  EXPECT_THROW(world.materials().add({"bad", -1.0, 0.0, 0.0, 0.0, {}}), std::invalid_argument);
 }
 
 }  // namespace

@@ -198,6 +198,7 @@ struct CollisionWorld::Impl : btOverlapFilterCallback {
     }
     c.friction = mat.friction;
     c.restitution = mat.restitution;
+    c.compliantLaw = mat.compliantLaw;
     c.rolling = mat.rolling;
     c.spinning = mat.spinning;
     return c;
@@ -1050,10 +1051,11 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
         if (twin >= 0) {
           ContactPoint& t = group[size_t(twin)];
           if (c.separation < t.separation) {
-            const double normalImpulse = t.normalImpulse;
+            const double normalImpulse = t.normalImpulse, impactSpeed = t.impactSpeed;
             const double tangentImpulse1 = t.tangentImpulse1, tangentImpulse2 = t.tangentImpulse2;
             t = c;
             t.normalImpulse = normalImpulse;
+            t.impactSpeed = impactSpeed;
             t.tangentImpulse1 = tangentImpulse1;
             t.tangentImpulse2 = tangentImpulse2;
           }
@@ -1065,11 +1067,12 @@ void CollisionWorld::detect(std::span<const RigidBody> bodies, const MaterialTab
         taken |= 1u << slot;
         fresh |= 1u << slot;
         ContactPoint& kept = group[size_t(slot)];
-        const double normalImpulse = kept.normalImpulse;
+        const double normalImpulse = kept.normalImpulse, impactSpeed = kept.impactSpeed;
         const Vec3 friction =
             kept.tangentImpulse1 * kept.tangent1 + kept.tangentImpulse2 * kept.tangent2;
         kept = c;
         kept.normalImpulse = normalImpulse;
+        kept.impactSpeed = impactSpeed;
         kept.tangentImpulse1 = friction.dot(c.tangent1);
         kept.tangentImpulse2 = friction.dot(c.tangent2);
       } else if (count < kManifoldCapacity) {

@@ -15,6 +15,13 @@ void check(const Material& m) {
   if (!(m.rolling >= 0.0) || !(m.spinning >= 0.0) || !std::isfinite(m.rolling) ||
       !std::isfinite(m.spinning))
     bad("rolling and spinning must be >= 0 (m)");
+  if (m.compliant) {
+    try {
+      checkCompliantLaw(*m.compliant);
+    } catch (const std::invalid_argument& e) {
+      bad(e.what());
+    }
+  }
 }
 
 }  // namespace
@@ -23,6 +30,11 @@ int MaterialTable::add(const Material& m) {
   check(m);
   if (find(m.name) >= 0) throw std::invalid_argument("duplicate material '" + m.name + "'");
   materials_.push_back(m);
+  materialLaw_.push_back(-1);
+  if (m.compliant) {
+    materialLaw_.back() = static_cast<int>(laws_.size());
+    laws_.push_back(*m.compliant);
+  }
   return size() - 1;
 }
 
@@ -34,22 +46,42 @@ int MaterialTable::find(const std::string& name) const {
 
 void MaterialTable::setPair(int a, int b, const Material& combined) {
   check(combined);
-  pairs_[{std::min(a, b), std::max(a, b)}] = combined;
+  const std::pair key(std::min(a, b), std::max(a, b));
+  pairs_[key] = combined;
+  pairLaw_.erase(key);
+  if (combined.compliant) {
+    pairLaw_[key] = static_cast<int>(laws_.size());
+    laws_.push_back(*combined.compliant);
+  }
 }
 
 ContactCoefficients MaterialTable::coefficients(int a, int b) const {
-  const auto of = [](const Material& m) {
-    return ContactCoefficients{m.friction, m.restitution, m.rolling, m.spinning};
+  const auto of = [](const Material& m, int law) {
+    return ContactCoefficients{m.friction, m.restitution, m.rolling, m.spinning, law};
   };
-  if (a == b) return of((*this)[a]);
+  if (a == b) return of((*this)[a], materialLaw_[static_cast<size_t>(a)]);
   if (!pairs_.empty()) {
-    const auto it = pairs_.find({std::min(a, b), std::max(a, b)});
-    if (it != pairs_.end()) return of(it->second);
+    const std::pair key(std::min(a, b), std::max(a, b));
+    const auto it = pairs_.find(key);
+    if (it != pairs_.end()) {
+      const auto law = pairLaw_.find(key);
+      return of(it->second, law == pairLaw_.end() ? -1 : law->second);
+    }
   }
   const Material& x = (*this)[a];
   const Material& y = (*this)[b];
+  // Without a pair entry the softer material's law decides (Hertz's contact stiffness is
+  // dominated by the more compliant body).
+  const int lawA = materialLaw_[static_cast<size_t>(a)],
+            lawB = materialLaw_[static_cast<size_t>(b)];
+  const int law =
+      lawA < 0   ? lawB
+      : lawB < 0 ? lawA
+      : laws_[static_cast<size_t>(lawB)].stiffness < laws_[static_cast<size_t>(lawA)].stiffness
+          ? lawB
+          : lawA;
   return {std::sqrt(x.friction * y.friction), std::max(x.restitution, y.restitution),
-          std::sqrt(x.rolling * y.rolling), std::sqrt(x.spinning * y.spinning)};
+          std::sqrt(x.rolling * y.rolling), std::sqrt(x.spinning * y.spinning), law};
 }
 
 Material MaterialTable::combine(int a, int b) const {
@@ -63,6 +95,7 @@ Material MaterialTable::combine(int a, int b) const {
   m.restitution = c.restitution;
   m.rolling = c.rolling;
   m.spinning = c.spinning;
+  if (c.compliantLaw >= 0) m.compliant = laws_[static_cast<size_t>(c.compliantLaw)];
   return m;
 }
 

@@ -15,6 +15,7 @@ void SolverIslands::reset(std::span<const char> movable, size_t rotorCount) {
   sets_.reset(bodyCount_ + rotorCount + 1);
   jointItems_.clear();
   motorItems_.clear();
+  otherNodes_.clear();
 }
 
 void SolverIslands::linkBodies(BodyId a, BodyId b) {
@@ -42,12 +43,18 @@ void SolverIslands::addTrackMotor(int motor, int rotorSlot) {
   motorItems_.push_back({motor, nodeOf(-1, -1, rotorSlot)});
 }
 
+void SolverIslands::addOtherRows(BodyId a, BodyId b) {
+  linkBodies(a, b);
+  otherNodes_.push_back(nodeOf(a, b, 0));
+}
+
 void SolverIslands::finish(std::span<ContactPoint> contacts) {
   const size_t nodes = sets_.size();
   islandOfRoot_.assign(nodes, kUnused);
   const auto use = [&](int node) { islandOfRoot_[size_t(sets_.root(node))] = kUsed; };
   for (const Item& item : jointItems_) use(item.node);
   for (const Item& item : motorItems_) use(item.node);
+  for (const int node : otherNodes_) use(node);
   contactIsland_.resize(contacts.size());
   for (size_t k = 0; k < contacts.size(); ++k) {
     const int node = nodeOf(contacts[k].bodyA, contacts[k].bodyB, 0);

@@ -300,10 +300,13 @@ StepStatus World::substep(double dt) {
   const auto tc = Clock::now();
   if (!collision_->empty()) {
     contacts_.swap(previousContacts_);  // last step's points warm-start this step's
+    compliant_.restore(previousContacts_);
     collision_->detect(bodies_, materials_, previousContacts_, contacts_, dt);
     wakeTouchedIslands();
+    awakeContactCount_ -= compliant_.take(contacts_, awakeContactCount_);
     chooseArticulations();
     orderContactsFromTheGround();
+    if (!compliant_.points().empty()) compliant_.prepare(bodies_, materials_, dt);
   } else {
     awakeContactCount_ = contacts_.size();
     chooseArticulations();
@@ -483,6 +486,9 @@ void World::prepareRows(double dt, bool positionPhase) {
   if (!positionPhase) {
     addTrackMotorRows(dt);
     addContactRows(dt);
+    if (!compliant_.points().empty())
+      compliant_.addRows(static_cast<int>(island_ - solverIslands_.islands().data()), rows_,
+                         bodies_, settings_.solver.warmStart);
   }
   rows_.finalize(masses_, rotorInverseInertia_);
 }

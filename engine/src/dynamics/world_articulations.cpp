@@ -158,6 +158,10 @@ void World::chooseArticulations() {
     check(xa, c.bodyB, xb);
     check(xb, c.bodyA, xa);
   }
+  // A compliant contact is rows, as one with another moving body.
+  for (const ContactPoint& c : compliant_.points())
+    for (const BodyId b : {c.bodyA, c.bodyB})
+      if (const int x = articulationOf(b); x >= 0) articulationActive_[static_cast<size_t>(x)] = 0;
   markFreeArticulations(lastDt_);
   markProjectedTrees(lastDt_);
   bool any = false;

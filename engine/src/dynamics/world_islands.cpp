@@ -33,7 +33,9 @@ void World::partitionIslands() {
       solverIslands_.linkRotor(c.trackOnB ? c.bodyB : c.bodyA,
                                motors_[static_cast<size_t>(c.trackMotor)].motor->rotorSlot());
   }
+  for (const ContactPoint& c : compliant_.points()) solverIslands_.addOtherRows(c.bodyA, c.bodyB);
   solverIslands_.finish(awakeContacts());
+  if (!compliant_.points().empty()) compliant_.assignIslands(solverIslands_, bodies_.size());
   while (islandRows_.size() < solverIslands_.islands().size()) {
     islandRows_.emplace_back();
     // The velocity rows are iterated; the position rows are not.
@@ -82,6 +84,8 @@ SolveResult World::solveIslandVelocities(double dt, const SolveStop& stop) {
   for (const int j : islandJoints())
     joints_[static_cast<size_t>(j)]->storeImpulses(rows_, bodies_, dt);
   storeContactImpulses();
+  if (!compliant_.points().empty())
+    compliant_.storeImpulses(static_cast<int>(island_ - solverIslands_.islands().data()), rows_);
   storeTrackMotorImpulses(dt);
   return result;
 }

@@ -106,6 +106,16 @@ void World::saveState(StateWriter& out) const {
     out.put(b.sleeping);
     out.put(b.restTime);
   }
+  // Only a world with compliant contacts writes them (a rigid world's state is as it was).
+  if (!compliant_.points().empty()) {
+    out.tag(stateTag("CMPL"));
+    out.put(static_cast<std::uint64_t>(compliant_.points().size()));
+    for (const ContactPoint& c : compliant_.points()) {
+      saveContact(out, c);
+      out.put(c.compliantLaw);
+      out.put(c.impactSpeed);
+    }
+  }
 }
 
 void World::loadState(StateReader& in) {
@@ -161,6 +171,21 @@ void World::loadState(StateReader& in) {
     if (b.sleeping && !b.isDynamic())
       throw StateError("state: a sleeping body that is not dynamic");
     sleepingCount_ += b.sleeping ? 1 : 0;
+  }
+  compliant_.clear();
+  if (in.accept(stateTag("CMPL"))) {
+    std::vector<ContactPoint> points;
+    const auto count = in.get<std::uint64_t>();
+    if (count > (1u << 20)) throw StateError("state: implausible compliant contact count");
+    for (std::uint64_t i = 0; i < count; ++i) {
+      ContactPoint c = loadContact(in, bodyCount(), motorCount());
+      in.get(c.compliantLaw);
+      in.get(c.impactSpeed);
+      if (c.compliantLaw < 0 || c.compliantLaw >= materials_.compliantLawCount())
+        throw StateError("state: a compliant contact with an unknown law");
+      points.push_back(c);
+    }
+    compliant_.take(points, 0);
   }
   awakeContactCount_ = 0;  // the next detection sorts the contacts again
   for (const ContactPoint& c : contacts_)

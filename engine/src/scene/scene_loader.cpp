@@ -176,17 +176,54 @@ class Loader : private XmlReader {
     if (!(s.sleep.timeToSleep > 0.0)) fail(e, "sleep_time must be > 0 (s)");
   }
 
+  static constexpr const char* kCompliantAttributes[] = {
+      "contact",    "stiffness",       "damping",         "friction_law",   "stick_speed",
+      "slip_speed", "smoothing_speed", "static_friction", "stiction_speed", "dynamic_speed"};
   Material materialFrom(const XMLElement* e, Material m) const {
     m.friction = number(e, "friction", m.friction);
     m.restitution = number(e, "restitution", m.restitution);
     m.rolling = number(e, "rolling", m.rolling);
     m.spinning = number(e, "spinning", m.spinning);
+    const std::string contact = text(e, "contact").value_or(m.compliant ? "compliant" : "rigid");
+    if (contact == "rigid") {
+      for (const char* a : kCompliantAttributes)
+        if (std::string(a) != "contact" && e->Attribute(a))
+          fail(e, std::string("attribute '") + a + "' needs contact=\"compliant\"");
+      m.compliant.reset();
+      return m;
+    }
+    if (contact != "compliant")
+      fail(e, "contact must be rigid or compliant, not '" + contact + "'");
+    // Seed 003: the friction attribute is c_f of laws I and II, mu_d of law III.
+    CompliantLaw law = m.compliant.value_or(CompliantLaw{});
+    law.stiffness =
+        number(e, "stiffness", m.compliant ? std::optional(law.stiffness) : std::nullopt);
+    guarded(e, [&] {
+      if (const auto name = text(e, "damping")) law.damping = normalDampingNamed(*name);
+      if (const auto name = text(e, "friction_law")) law.friction = frictionLawNamed(*name);
+      return 0;
+    });
+    law.frictionCoefficient = law.dynamicFriction = m.friction;
+    law.stickSpeed = number(e, "stick_speed", law.stickSpeed);
+    law.slipSpeed = number(e, "slip_speed", law.slipSpeed);
+    law.smoothingSpeed = number(e, "smoothing_speed", law.smoothingSpeed);
+    law.staticFriction = number(e, "static_friction", law.staticFriction);
+    law.stictionSpeed = number(e, "stiction_speed", law.stictionSpeed);
+    law.dynamicSpeed = number(e, "dynamic_speed", law.dynamicSpeed);
+    m.compliant = law;
     return m;
+  }
+  /// The material attributes, and the compliant law's.
+  std::vector<const char*> materialAttributes(std::initializer_list<const char*> own) const {
+    std::vector<const char*> all(own);
+    all.insert(all.end(), std::begin(kCompliantAttributes), std::end(kCompliantAttributes));
+    return all;
   }
   // A shared material keeps its name in every copy of a robot (rubber is rubber): each copy
   // declares it, and the copies must agree.
   void readMaterial(const XMLElement* e) {
-    allow(e, {"name", "friction", "restitution", "rolling", "spinning", "shared"});
+    allow(e,
+          materialAttributes({"name", "friction", "restitution", "rolling", "spinning", "shared"}));
     const bool shared = flag(e, "shared", false);
     Material m;
     m.name = shared ? required(e, "name") : own(required(e, "name"));
@@ -196,7 +233,11 @@ class Loader : private XmlReader {
     if (shared && existing >= 0 && state_.definedAt.count("shared-material " + m.name)) {
       const Material& first = table[existing];
       if (first.friction != m.friction || first.restitution != m.restitution ||
-          first.rolling != m.rolling || first.spinning != m.spinning)
+          first.rolling != m.rolling || first.spinning != m.spinning ||
+          first.compliant.has_value() != m.compliant.has_value() ||
+          (m.compliant && (first.compliant->stiffness != m.compliant->stiffness ||
+                           first.compliant->damping != m.compliant->damping ||
+                           first.compliant->friction != m.compliant->friction)))
         fail(e, "shared material '" + m.name + "' differs from its declaration at " +
                     state_.definedAt["shared-material " + m.name]);
       return;
@@ -214,7 +255,8 @@ class Loader : private XmlReader {
     return i;
   }
   void readPair(const XMLElement* e) {
-    allow(e, {"material1", "material2", "friction", "restitution", "rolling", "spinning"});
+    allow(e, materialAttributes(
+                 {"material1", "material2", "friction", "restitution", "rolling", "spinning"}));
     const int a = materialIndex(e, "material1"), b = materialIndex(e, "material2");
     const MaterialTable& t = out_.world->materials();
     guarded(e, [&] {

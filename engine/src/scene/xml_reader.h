@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <numbers>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ class XmlReader {
   }
 
   void allow(const XMLElement* e, std::initializer_list<const char*> names) const {
+    allow(e, std::span<const char* const>(names.begin(), names.size()));
+  }
+  void allow(const XMLElement* e, std::span<const char* const> names) const {
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       if (std::any_of(names.begin(), names.end(),
                       [&](const char* n) { return std::string(n) == a->Name(); }))

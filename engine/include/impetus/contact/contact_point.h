@@ -16,6 +16,8 @@ struct ContactPoint {
   double separation = 0.0;  ///< signed distance at detection (m); < 0 penetrating
   double friction = 0.0, restitution = 0.0, rolling = 0.0, spinning = 0.0;  ///< combined material
   double approachSpeed = 0.0;  ///< normal relative velocity before the solve (m/s; < 0 closing)
+  int compliantLaw = -1;       ///< MaterialTable::compliantLaw of a compliant contact, or -1
+  double impactSpeed = 0.0;    ///< compliant: the closing speed when the penetration began (m/s)
   /// Bounce within the step: the speculative contact stops the bodies where the gap closes and the
   /// rebound starts from the step's start, so the travel (1 + e) gap is restored in the position
   /// pass (m, <= 0; exact for constant velocity within the step).

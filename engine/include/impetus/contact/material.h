@@ -2,13 +2,17 @@
 // Contact materials and the pair table (seed 002: Coulomb cone, restitution, rolling and spinning
 // friction). Two geoms of the same material use its values as written; two different materials
 // use their pair entry, or else the documented combination (friction and rolling/spinning: the
-// geometric mean; restitution: the larger).
+// geometric mean; restitution: the larger). A material or pair may carry a compliant law (seed
+// 003): its contacts then push with a continuous force instead of the rigid rows.
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "impetus/contact/compliant_law.h"
 
 namespace impetus {
 
@@ -18,6 +22,8 @@ struct Material {
   double restitution = 0.0;  ///< e in [0, 1]
   double rolling = 0.0;      ///< rolling resistance arm: torque <= rolling * N (unit: m)
   double spinning = 0.0;     ///< spinning friction arm: torque <= spinning * N (unit: m)
+  /// A continuous contact law in place of the rigid rows; its restitution is `restitution`.
+  std::optional<CompliantLaw> compliant;
 };
 
 /// The coefficients a contact uses (a Material without its name: looked up every step for every
@@ -27,11 +33,12 @@ struct ContactCoefficients {
   double restitution = 0.0;
   double rolling = 0.0;   ///< (unit: m)
   double spinning = 0.0;  ///< (unit: m)
+  int compliantLaw = -1;  ///< MaterialTable::compliantLaw index, -1: rigid contact
 };
 
 class MaterialTable {
  public:
-  MaterialTable() { materials_.push_back(Material{"default"}); }
+  MaterialTable() { materials_.push_back(Material{"default", 0.8, 0.0, 0.0, 0.0, std::nullopt}); }
   /// Adds a material; returns its index. Throws on a duplicate name or non-physical values.
   int add(const Material& m);
   /// Index of a material by name, or -1.
@@ -45,10 +52,16 @@ class MaterialTable {
   const Material& operator[](int i) const { return materials_.at(static_cast<size_t>(i)); }
   Material& operator[](int i) { return materials_.at(static_cast<size_t>(i)); }
   int size() const { return static_cast<int>(materials_.size()); }
+  const CompliantLaw& compliantLaw(int i) const { return laws_.at(static_cast<size_t>(i)); }
+  int compliantLawCount() const { return static_cast<int>(laws_.size()); }
 
  private:
   std::vector<Material> materials_;
   std::map<std::pair<int, int>, Material> pairs_;
+  // The laws of materials and pairs, by index (the per-step lookup copies no law).
+  std::vector<CompliantLaw> laws_;
+  std::vector<int> materialLaw_{-1};            ///< by material
+  std::map<std::pair<int, int>, int> pairLaw_;  ///< by pair
 };
 
 }  // namespace impetus

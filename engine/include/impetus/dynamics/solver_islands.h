@@ -33,6 +33,9 @@ class SolverIslands {
   /// body, or a rotor); items are listed in the order added.
   void addJoint(int joint, BodyId a, BodyId b, int rotorSlot);
   void addTrackMotor(int motor, int rotorSlot);
+  /// Rows over bodies a and b that the world keeps elsewhere (a compliant contact's friction): an
+  /// island holds them even with no joint or contact of its own.
+  void addOtherRows(BodyId a, BodyId b);
   /// Ends the partition: islands ordered by their lowest body (or rotor); `contacts` reordered so
   /// that each island's are contiguous, in their order before.
   void finish(std::span<ContactPoint> contacts);
@@ -67,6 +70,7 @@ class SolverIslands {
     int index, node;
   };
   std::vector<Item> jointItems_, motorItems_;
+  std::vector<int> otherNodes_;
   std::vector<int> islandOfRoot_;
   std::vector<Island> islands_;
   std::vector<int> joints_, motors_;

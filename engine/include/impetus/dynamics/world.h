@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "impetus/contact/compliant_contacts.h"
 #include "impetus/contact/contact_point.h"
 #include "impetus/contact/material.h"
 #include "impetus/contact/ray_hit.h"
@@ -125,6 +126,8 @@ class World {
   void setCollision(BodyId a, BodyId b, bool enabled);
   /// The contact points of the last step, with their impulses.
   std::span<const ContactPoint> contacts() const { return contacts_; }
+  /// The compliant pairs' points of the last (sub)step and their forces (not in contacts()).
+  const CompliantContacts& compliantContacts() const { return compliant_; }
   /// Sum of contact forces on a body over the last step (world frame, N).
   Vec3 contactForce(BodyId body) const;
   /// Duration of the last (sub)step (s): ContactPoint::force(dt) of contacts() needs it.
@@ -343,6 +346,7 @@ class World {
   void storeArticulatedJointImpulses(Articulation& x, double dt);
   /// Seed 002 eq. 11-12 for one awake dynamic body (integrateVelocities).
   void integrateBodyVelocity(size_t i, double dt);
+
   /// The contacts the solver sees: those not touching a sleeping body (at the front).
   std::span<ContactPoint> awakeContacts() { return {contacts_.data(), awakeContactCount_}; }
   /// What the solver sees of a body: sleeping ones are immovable.
@@ -410,6 +414,7 @@ class World {
   std::vector<int> levelStart_;  ///< counting sort: where level l's contacts go next
   std::vector<ContactPoint> contactScratch_;
   std::vector<ContactPoint> previousContacts_;  ///< scratch: last step's points while detecting
+  CompliantContacts compliant_;                 ///< compliant pairs' points (seed 003)
   std::vector<double> rotorAngles_{0.0};        ///< slot 0: "no rotor"
   double time_ = 0.0;
   double lastDt_ = 0.0;  ///< of the last (sub)step, for force read-outs
