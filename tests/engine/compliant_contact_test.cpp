@@ -154,6 +154,7 @@ TEST(CompliantContact, OnCoarseStepsItStaysStableAndCarriesTheWeight) {
       if (i > 30) highest = std::max(highest, world.body(ball).position.z() - kRadius);
     }
     EXPECT_LT(highest, 0.05);  // never thrown higher than it fell after the first bounce
+    EXPECT_NEAR(world.contactForce(ball).z(), kMass * 9.81, 1e-6);
     const double rest = std::pow(kMass * 9.81 / 1e7, 2.0 / 3.0);
     EXPECT_NEAR(kRadius - world.body(ball).position.z(), rest, 0.01 * rest);
     EXPECT_LT(std::abs(world.body(ball).linearVelocity.z()), 1e-6);

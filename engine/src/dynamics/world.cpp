@@ -125,10 +125,11 @@ void World::setCollision(BodyId a, BodyId b, bool enabled) {
 Vec3 World::contactForce(BodyId body) const {
   Vec3 f = Vec3::Zero();
   const double dt = lastSubstepDuration();
-  for (const ContactPoint& c : contacts_) {
-    if (c.bodyB == body) f += c.force(dt);
-    if (c.bodyA == body) f -= c.force(dt);
-  }
+  for (const std::span<const ContactPoint> points : {contacts(), compliant_.points()})
+    for (const ContactPoint& c : points) {
+      if (c.bodyB == body) f += c.force(dt);
+      if (c.bodyA == body) f -= c.force(dt);
+    }
   return f;
 }
 

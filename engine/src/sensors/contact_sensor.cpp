@@ -14,8 +14,10 @@ class ContactSensor : public Sensor {
   void update(const World& world, double) override {
     const Vec3 f = world.contactForce(body_);
     int points = 0;
-    for (const ContactPoint& c : world.contacts())
-      if ((c.bodyA == body_ || c.bodyB == body_) && c.normalImpulse > 0.0) ++points;
+    for (const std::span<const ContactPoint> all :
+         {world.contacts(), world.compliantContacts().points()})
+      for (const ContactPoint& c : all)
+        if ((c.bodyA == body_ || c.bodyB == body_) && c.normalImpulse > 0.0) ++points;
     values_ = {f.x(), f.y(), f.z(), f.norm(), double(points), points > 0 ? 1.0 : 0.0};
   }
 
