@@ -71,7 +71,7 @@ void CompliantContacts::prepare(std::span<const RigidBody> bodies, const Materia
       if (c.impactSpeed == 0.0) c.impactSpeed = std::max(closing, 0.0);
       const CompliantLaw& law = materials.compliantLaw(c.compliantLaw);
       // F = K d^1.5 (1 + chi d' / d'0): k = 1.5 K d^0.5 (the spring's), c = K d^1.5 chi / d'0.
-      const double elastic = compliantNormalForce(law, c.restitution, d, 0.0, c.impactSpeed);
+      const double elastic = law.stiffness * d * std::sqrt(d);
       const double spring = 1.5 * elastic / d;
       const double damping = elastic * hysteresisFactor(law.damping, c.restitution) /
                              std::max(c.impactSpeed, law.leastImpactSpeed);

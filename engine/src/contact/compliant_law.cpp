@@ -51,13 +51,14 @@ double exactHysteresisFactor(double e) {
   };
   static const Table table;
   if (e >= table.rebound[0]) return table.chi[0] * (1.0 - e) / (1.0 - table.rebound[0]);
-  for (int i = 1; i < kPoints; ++i)
-    if (e >= table.rebound[i]) {
-      const double s = (e - table.rebound[i - 1]) / (table.rebound[i] - table.rebound[i - 1]);
-      return std::exp(std::log(table.chi[i - 1]) +
-                      s * (std::log(table.chi[i]) - std::log(table.chi[i - 1])));
-    }
-  return table.chi[kPoints - 1];
+  // The first value at or below e (the rebounds fall with chi): a bisection, once a point a step.
+  const double* at = std::lower_bound(table.rebound + 1, table.rebound + kPoints, e,
+                                      [](double rebound, double x) { return rebound > x; });
+  if (at == table.rebound + kPoints) return table.chi[kPoints - 1];
+  const auto i = at - table.rebound;
+  const double s = (e - table.rebound[i - 1]) / (table.rebound[i] - table.rebound[i - 1]);
+  return std::exp(std::log(table.chi[i - 1]) +
+                  s * (std::log(table.chi[i]) - std::log(table.chi[i - 1])));
 }
 
 }  // namespace
