@@ -70,16 +70,13 @@ void CompliantContacts::prepare(std::span<const RigidBody> bodies, const Materia
       const double closing = -relative.dot(c.normal);  // d', > 0 while the bodies approach
       if (c.impactSpeed == 0.0) c.impactSpeed = std::max(closing, 0.0);
       const CompliantLaw& law = materials.compliantLaw(c.compliantLaw);
-      // F = K d^1.5 (1 + chi d' / d'0): k = 1.5 K d^0.5 (the spring's), c = K d^1.5 chi / d'0.
-      const double elastic = law.stiffness * d * std::sqrt(d);
-      const double spring = 1.5 * elastic / d;
-      const double damping = elastic * hysteresisFactor(law.damping, c.restitution) /
-                             std::max(c.impactSpeed, law.leastImpactSpeed);
+      const CompliantNormal normal = compliantNormal(law, c.restitution, d, c.impactSpeed);
       const double omegaH2 =
-          spring * points * inverseEffectiveMass(a, b, armA, armB, c.normal) * dt * dt;
+          normal.spring * points * inverseEffectiveMass(a, b, armA, armB, c.normal) * dt * dt;
       const double beta = omegaH2 > 2.0 ? 0.5 - 1.0 / omegaH2 : 0.0;
       const double sliding = (relative + closing * c.normal).norm();
-      laws_[k] = {elastic, damping + beta * dt * spring, compliantFriction(law, sliding)};
+      laws_[k] = {normal.elastic, normal.damping + beta * dt * normal.spring,
+                  compliantFriction(law, sliding)};
       forces_[k].penetration = d;
       forces_[k].slidingSpeed = sliding;
     }

@@ -101,13 +101,13 @@ void checkCompliantLaw(const CompliantLaw& law) {
   }
 }
 
-double compliantNormalForce(const CompliantLaw& law, double restitution, double d, double dDot,
-                            double impactSpeed) {
-  if (!(d > 0.0)) return 0.0;
-  const double chi = hysteresisFactor(law.damping, restitution);
+CompliantNormal compliantNormal(const CompliantLaw& law, double restitution, double d,
+                                double impactSpeed) {
+  if (!(d > 0.0)) return {};
   const double elastic = law.stiffness * d * std::sqrt(d);
-  const double scale = std::max(impactSpeed, law.leastImpactSpeed);
-  return std::max(elastic * (1.0 + chi * dDot / scale), 0.0);
+  return {elastic, 1.5 * elastic / d,
+          elastic * hysteresisFactor(law.damping, restitution) /
+              std::max(impactSpeed, law.leastImpactSpeed)};
 }
 
 double compliantFriction(const CompliantLaw& law, double v) {

@@ -55,10 +55,16 @@ struct CompliantLaw {
 /// Throws std::invalid_argument naming what is wrong (non-positive K, v0 >= v1, ...).
 void checkCompliantLaw(const CompliantLaw& law);
 
-/// The normal force (N, >= 0: no adhesion) at penetration d (m) closing at dDot (m/s, > 0 when
-/// closing) for an impact that began at impactSpeed (m/s) with restitution e.
-double compliantNormalForce(const CompliantLaw& law, double restitution, double d, double dDot,
-                            double impactSpeed);
+/// The normal force F = K d^1.5 (1 + chi d'/d'0) at penetration d (m) of an impact that began
+/// closing at impactSpeed (m/s), with restitution e, in the parts a step linearises it into:
+/// F = elastic + damping d' about the state at d, the elastic part growing as spring (dF/dd).
+struct CompliantNormal {
+  double elastic = 0.0;  ///< K d^1.5 (N)
+  double spring = 0.0;   ///< 1.5 K d^0.5 (N/m)
+  double damping = 0.0;  ///< K d^1.5 chi / d'0 (N s/m)
+};
+CompliantNormal compliantNormal(const CompliantLaw& law, double restitution, double d,
+                                double impactSpeed);
 
 /// The hysteresis factor chi of the law's damping for restitution e.
 double hysteresisFactor(NormalDamping damping, double restitution);
