@@ -317,6 +317,26 @@ class OperatorAppTest : public QObject {
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/contact_stress.png"));
   }
 
+  void theFlexibleArmStrikesThePadInTheWindow() {
+    // scenes/flexible-impact.xml as an instructor would show it: the arm falls, its end effector
+    // strikes the pad at 0.57 s and then rests on it, pressed by part of the arm's weight.
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(QString(IMPETUS_SCENES_DIR) + "/flexible-impact.xml"));
+    QCOMPARE(window.sceneName(), QString("flexible impact"));
+    QVERIFY(window.plotProbe("body.tip.z"));
+    QVERIFY(window.plotProbe("sensor.touch.fz"));
+    QVERIFY(waitSimSeconds(window, 0.8));  // it rests on the pad from 0.7 to 1.0 s
+    window.togglePause();
+    QTest::qWait(100);
+    QVERIFY2(simTime(window) < 1.0, qPrintable(QString::number(simTime(window))));
+    const double z = window.plots()->lastValue(0), normal = window.plots()->lastValue(1);
+    QVERIFY2(std::abs(z - 9.58) < 0.02, qPrintable(QString::number(z)));  // on the pad's top
+    QVERIFY2(normal > 1000.0, qPrintable(QString::number(normal)));
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/flexible_impact.png"));
+  }
+
   void theTeamsRobotsAreDrivenOneAtATime() {
     // scenes/mf4-team.xml: two MF-4s, each a console tab. W drives the robot whose tab is
     // shown; choosing the other tab hands the keys over.

@@ -1,7 +1,8 @@
 // impetus-sim: the headless simulator.
 //   impetus-sim validate SCENE.xml
 //   impetus-sim run SCENE.xml --duration S [--input IN.csv] [--voltage MOTOR=U ...]
-//       [--probe NAME ...] [--csv OUT.csv] [--record OUT.session [--operator NAME]]
+//       [--probe NAME ...] [--csv OUT.csv [--csv-substeps]] [--record OUT.session [--operator
+//       NAME]]
 //       [--push BODY@T=FX,FY,FZ ...] [--deterministic] [--realtime]
 //   impetus-sim replay SESSION [--verify] [--csv OUT.csv] [--probe NAME ...] [--from T]
 //       [--scene SCENE.xml]
@@ -50,7 +51,7 @@ void usage() {
       "       impetus-sim run SCENE.xml --duration S [--input IN.csv] [--voltage MOTOR=U ...]\n"
       "                       [--probe NAME ...] [--csv OUT.csv] [--record OUT.session]\n"
       "                       [--operator NAME] [--push BODY@T=FX,FY,FZ ...]\n"
-      "                       [--deterministic] [--realtime]\n"
+      "                       [--deterministic] [--realtime] [--csv-substeps]\n"
       "       impetus-sim replay SESSION [--verify] [--csv OUT.csv] [--probe NAME ...]\n"
       "                       [--from T] [--scene SCENE.xml]\n"
       "       impetus-sim report SESSION [--html OUT.html]\n"
@@ -225,7 +226,7 @@ int run(const std::string& path, const std::vector<std::string>& args) {
   std::vector<ScheduledPush> pushes;
   std::vector<std::string> probes;
   std::string csvPath, inputPath, recordPath, operatorName;
-  bool deterministic = false, realtime = false;
+  bool deterministic = false, realtime = false, csvSubsteps = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const auto value = [&](const char* option) {
       if (i + 1 >= args.size()) throw BadInput(std::string(option) + " needs a value");
@@ -259,6 +260,8 @@ int run(const std::string& path, const std::vector<std::string>& args) {
       }
     } else if (args[i] == "--realtime") {
       realtime = true;
+    } else if (args[i] == "--csv-substeps") {
+      csvSubsteps = true;
     } else {
       throw BadInput("unknown option '" + args[i] + "'");
     }
@@ -282,6 +285,8 @@ int run(const std::string& path, const std::vector<std::string>& args) {
     }
   }
   ProbeCsv csv(csvPath, probes);
+  if (csvSubsteps)  // a row per sub-step: an impact's peaks inside the 10 ms step
+    sim.world().setSubstepObserver([&] { csv.row(sim.world().time(), readers); });
   InputScript input = inputPath.empty()
                           ? InputScript{}
                           : InputScript::read(inputPath, sim.scene().console.channels());
@@ -333,7 +338,7 @@ int run(const std::string& path, const std::vector<std::string>& args) {
       exercise->afterStep(sim.world().time());
       exerciseEvents = printExerciseEvents(*exercise, exerciseEvents);
     }
-    csv.row(sim.world().time(), readers);
+    if (!csvSubsteps) csv.row(sim.world().time(), readers);
     if (realtime)  // real-time factor 1 against the wall clock
       std::this_thread::sleep_until(start +
                                     std::chrono::duration<double>((i + 1) * sim.stepSize()));

@@ -257,9 +257,11 @@ const Sensor* World::findSensor(const std::string& name) const {
 
 StepStatus World::step(double dt) {
   const StepStatus status = stepDynamics(dt);
-  if (status.ok)
+  if (status.ok) {
     for (const auto& s : sensors_)
       s->update(*this, dt);  // ARCHITECTURE: "... positions -> sensors"
+    if (substepObserver_) substepObserver_();
+  }
   return status;
 }
 
@@ -273,6 +275,11 @@ StepStatus World::stepDynamics(double dt) {
   for (int i = 0; i < n; ++i) {
     const StepStatus status = substep(dt / n);
     if (!status.ok) return status;
+    if (substepObserver_ && i + 1 < n) {  // the last one is read by step()
+      for (const auto& s : sensors_)
+        if (!s->hasMemory()) s->update(*this, dt / n);
+      substepObserver_();
+    }
     const StepStatistics& s = statistics_;
     total.rows = s.rows;
     total.velocityIterations += s.velocityIterations;

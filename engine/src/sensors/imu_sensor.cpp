@@ -14,6 +14,7 @@ class ImuSensor : public Sensor {
   ImuSensor(std::string name, BodyId body)
       : Sensor(std::move(name), SensorType::Imu, 9), body_(body) {}
   std::span<const char* const> components() const override { return kComponents; }
+  bool hasMemory() const override { return true; }
 
   void update(const World& world, double dt) override {
     const RigidBody& b = world.body(body_);

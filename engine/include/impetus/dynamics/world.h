@@ -13,6 +13,7 @@
 //   finish               joint coordinates, clear force accumulators, NaN check
 
 #include <chrono>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -149,6 +150,12 @@ class World {
 
   /// Advances the world by dt seconds (in settings().solver.substeps internal steps).
   StepStatus step(double dt);
+  /// Called after every sub-step of step() with the sensors that keep no memory (all but the
+  /// IMU) read at that instant - a fine-grained record of a fast event (an impact resolved in
+  /// sub-steps) without changing the step; empty: none. Not part of the saved state.
+  void setSubstepObserver(std::function<void()> observer) {
+    substepObserver_ = std::move(observer);
+  }
 
   /// Mounts a sensor (read after every step); throws std::invalid_argument on a duplicate name.
   Sensor& addSensor(std::unique_ptr<Sensor> sensor);
@@ -356,6 +363,7 @@ class World {
   std::vector<RigidBody> bodies_;
   std::vector<std::unique_ptr<Joint>> joints_;
   std::vector<std::unique_ptr<Sensor>> sensors_;
+  std::function<void()> substepObserver_;
   struct MotorEntry {
     std::unique_ptr<DcMotor> motor;
     Joint* joint;              ///< nullptr for a track drive

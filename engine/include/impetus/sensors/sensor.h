@@ -38,6 +38,9 @@ class Sensor {
   double value(int component) const { return values_[static_cast<size_t>(component)]; }
   /// Reads the world after a step of `dt` (0: the reading before the first step).
   virtual void update(const World& world, double dt) = 0;
+  /// True when a reading depends on earlier ones (the IMU's velocity change): such a sensor is
+  /// read once a step only.
+  virtual bool hasMemory() const { return false; }
   /// Readings and any memory (bit-exact resume).
   void saveState(StateWriter& out) const;
   void loadState(StateReader& in);
