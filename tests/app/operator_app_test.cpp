@@ -337,6 +337,32 @@ class OperatorAppTest : public QObject {
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/flexible_impact.png"));
   }
 
+  void theSpaceArmIsSteeredOntoThePayloadAndCatchesIt() {
+    // scenes/space-arm.xml as a trainee flies it: C closes the snare, W holds the THC forward
+    // until the fixture's pin is in the snare, which catches it (the Captured lamp).
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(QString(IMPETUS_SCENES_DIR) + "/space-arm.xml"));
+    QCOMPARE(window.sceneName(), QString("space arm"));
+    window.viewport()->setFocus();
+    QVERIFY(waitSimSeconds(window, 0.2));
+    const double x0 = probe(window, "body.end_effector.x");
+    QTest::keyClick(window.viewport(), Qt::Key_C);
+    QTest::keyPress(window.viewport(), Qt::Key_W);
+    QCOMPARE(window.console()->joystick("thc_xy")->yValue(), 1.0);
+    QVERIFY(QTest::qWaitFor([&] { return probe(window, "scheme.snare.captured") > 0.5; }, 30000));
+    QTest::keyRelease(window.viewport(), Qt::Key_W);
+    // 0.2 m/s forward: the pin was 1.64 m ahead, the snare catches it within 0.1 m.
+    const double moved = probe(window, "body.end_effector.x") - x0;
+    QVERIFY2(moved > 1.4 && moved < 1.7, qPrintable(QString::number(moved)));
+    window.setCamera("station");
+    window.setPictureInPicture("effector_camera");
+    QVERIFY(waitSimSeconds(window, 1.0));
+    QTest::qWait(200);
+    QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/space_arm.png"));
+  }
+
   void theTeamsRobotsAreDrivenOneAtATime() {
     // scenes/mf4-team.xml: two MF-4s, each a console tab. W drives the robot whose tab is
     // shown; choosing the other tab hands the keys over.

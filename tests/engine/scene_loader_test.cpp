@@ -233,7 +233,26 @@ INSTANTIATE_TEST_SUITE_P(
                  "bad.xml:5: channel 'c' is fed by two controls"},
         BadScene{"<scene>\n<world step='0'/>\n<body name='b' mass='1'><geom type='box' size='1 1 "
                  "1'/></body>\n</scene>",
-                 "bad.xml:2: need 0 < step <= frame"}));
+                 "bad.xml:2: need 0 < step <= frame"},
+        // Grapples: what the snare holds and what it catches must exist and make sense.
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<grapple name='g' "
+                 "effector='a' target='nope'/>\n</scene>",
+                 "bad.xml:3: grapple 'g': target: unknown body 'nope'"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<body name='b' mass='1' "
+                 "inertia='1 1 1'/>\n<grapple name='g' effector='a' target='b' axis='0 0 "
+                 "0'/>\n</scene>",
+                 "bad.xml:4: grapple 'g': zero or non-finite axis"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<body name='b' mass='1' "
+                 "inertia='1 1 1'/>\n<grapple name='g' effector='a' target='b' "
+                 "capture_distance='-1'/>\n</scene>",
+                 "bad.xml:4: grapple 'g': the capture distance must be positive (m)"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<body name='b' mass='1' "
+                 "inertia='1 1 1'/>\n<grapple name='g' effector='a' target='b'/>\n<grapple "
+                 "name='g' effector='b' target='a'/>\n</scene>",
+                 "bad.xml:5: duplicate grapple name 'g'"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<scheme>\n<block "
+                 "type='grapple' name='s' grapple='nope'/>\n</scheme>\n</scene>",
+                 "unknown grapple 'nope'"}));
 
 /// Writes `text` to `dir/name` (the directory is created).
 std::string writeFile(const std::filesystem::path& dir, const std::string& name,

@@ -4,7 +4,8 @@
 // GUI thread's update, the OSG draw calls (paintGL) and the time from the frame's request until
 // Qt has composed it on screen (frameSwapped); it prints their distributions and the share of
 // frames that miss their 40 ms slot (interval > 50 ms). Under Xvfb the GL is software (llvmpipe).
-//   frame_timing_bench [SECONDS] [SCENE.xml]
+//   frame_timing_bench [SECONDS] [SCENE.xml] [JOYSTICK]
+// JOYSTICK: the console joystick the script deflects (default "drive", the MF-4's).
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QSurfaceFormat>
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   window.resize(1280, 800);
   window.show();
   if (!window.openScene(scene)) return 1;
-  impetus::app::JoystickWidget* drive = window.console()->joystick("drive");
+  impetus::app::JoystickWidget* drive = window.console()->joystick(argc > 3 ? argv[3] : "drive");
 
   Series interval, physics, update, draw, present;
   long long late = 0;

@@ -918,6 +918,10 @@ void CollisionWorld::markJointed(BodyId id) {
   impl_->jointed[static_cast<size_t>(id)] = 1;
 }
 
+bool CollisionWorld::pairEnabled(BodyId a, BodyId b) const {
+  return !impl_->disabledPairs.count(pairKey(a, b));
+}
+
 void CollisionWorld::setPairEnabled(BodyId a, BodyId b, bool enabled) {
   Impl& w = *impl_;
   if (enabled)

@@ -52,6 +52,7 @@ class CollisionWorld {
   std::optional<RayHit> castRayStatic(const Vec3& from, const Vec3& to) const;
   /// Contacts between these two bodies are (not) generated.
   void setPairEnabled(BodyId a, BodyId b, bool enabled);
+  bool pairEnabled(BodyId a, BodyId b) const;
   /// Moves the collision objects to the bodies' poses and finds this step's contact points,
   /// merged into the manifolds of `previous` (last step's points with their impulses; see
   /// contact_manifold.h). Fills `out` (cleared first; must not alias `previous`) in a canonical

@@ -5,6 +5,7 @@
 #include "../contact/collision_world.h"
 #include "../contact/continuous_collision.h"
 #include "impetus/drives/motor_rows.h"
+#include "impetus/joints/beam_joint.h"
 #include "impetus/util/headroom.h"
 
 #include <algorithm>
@@ -302,6 +303,7 @@ StepStatus World::substep(double dt) {
   const auto t0 = Clock::now();
   lastDt_ = dt;
 
+  if (!grapples_.empty()) updateGrapples();
   wakeDisturbedIslands();
   markArticulationCandidates();
   integrateVelocities(dt);
@@ -768,6 +770,26 @@ bool World::checkFinite() {
 double World::kineticEnergy() const {
   double e = 0.0;
   for (const RigidBody& b : bodies_) e += b.kineticEnergy();
+  return e;
+}
+
+double World::elasticEnergy() const {
+  double e = 0.0;
+  for (const auto& j : joints_) {
+    if (j->type() == JointType::Beam) {
+      const auto& beam = static_cast<const BeamJoint&>(*j);
+      const BeamJointSprings& k = beam.springs();
+      const Eigen::Vector4d d = beam.deflection(bodies_);
+      e += 0.5 * (k.axial * d[0] * d[0] + k.torsion * d[1] * d[1] + k.bendingY * d[2] * d[2] +
+                  k.bendingZ * d[3] * d[3]);
+    }
+    for (const DriveCoupling& d : j->drives()) {
+      if (!d.primary || !d.motor->params().compliantGear()) continue;
+      const double twist = j->position() - d.angleOffset -
+                           d.ratio * rotorAngles_[static_cast<size_t>(d.motor->rotorSlot())];
+      e += 0.5 * d.motor->params().gearStiffness * twist * twist;
+    }
+  }
   return e;
 }
 

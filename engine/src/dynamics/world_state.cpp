@@ -83,6 +83,19 @@ void World::saveState(StateWriter& out) const {
     out.put(b.force);
     out.put(b.torque);
   }
+  // Only a world with grapples writes them (before the joints: a capture adds one).
+  if (!grapples_.empty()) {
+    out.tag(stateTag("GRPL"));
+    out.put(static_cast<std::uint64_t>(grapples_.size()));
+    for (const auto& g : grapples_) {
+      out.put(g->commanded());
+      out.put(g->captured());
+      out.put(g->frameOnEffector().anchor);
+      out.put(g->frameOnEffector().orientation);
+      out.put(g->frameOnTarget().anchor);
+      out.put(g->frameOnTarget().orientation);
+    }
+  }
   out.tag(stateTag("JNTS"));
   out.put(static_cast<std::uint64_t>(joints_.size()));
   for (const auto& j : joints_) j->saveState(out);
@@ -133,6 +146,26 @@ void World::loadState(StateReader& in) {
     in.get(b.inverseInertiaWorld);
     in.get(b.force);
     in.get(b.torque);
+  }
+  if (!grapples_.empty()) {
+    const bool hasGrapples = in.accept(stateTag("GRPL"));
+    if (hasGrapples)
+      StateReader::requireSame(in.get<std::uint64_t>(), grapples_.size(), "grapples");
+    for (auto& g : grapples_) {
+      bool commanded = false, captured = false;
+      JointFrame onEffector, onTarget;
+      if (hasGrapples) {
+        in.get(commanded);
+        in.get(captured);
+        in.get(onEffector.anchor);
+        in.get(onEffector.orientation);
+        in.get(onTarget.anchor);
+        in.get(onTarget.orientation);
+      }
+      g->command(commanded);
+      g->setCaptured(captured, onEffector, onTarget);
+    }
+    placeGrappleWelds();
   }
   in.expect(stateTag("JNTS"), "joints");
   StateReader::requireSame(in.get<std::uint64_t>(), joints_.size(), "joints");

@@ -190,9 +190,13 @@ void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, Ro
                                  ? rotorInertia
                                  : rotorInertia + d.ratio * d.ratio * loadInertia(ctx.bodies);
     const double speed = ctx.rotorSpeeds[static_cast<size_t>(slot)];
+    // Behind a compliant gear the servo closes on the motor's side (the coordinate the rotor
+    // sets, as its encoder reads it): collocated, stable at any gain - closed on the link across
+    // the spring, a stiff loop rings without end. The link lags by the gear's twist, tau / k.
+    const double servoed = params.compliantGear() ? q - twist : q;
     if (!motor.torqueIsState()) {
       d.characteristicRow =
-          (motor.servoActive() ? addServoRow(rows, motor, ctx.dt, speed, effective, q)
+          (motor.servoActive() ? addServoRow(rows, motor, ctx.dt, speed, effective, servoed)
                                : addCharacteristicRow(rows, motor, ctx.dt, speed, effective)) -
           firstRow_;
     } else if (motor.params().viscousFriction > 0.0) {

@@ -80,15 +80,15 @@ class Loader : private XmlReader {
       out_.world = std::make_unique<World>();
     }
     static const std::set<std::string> known = {
-        "world",  "material", "pair",    "body",   "include", "motor",    "repeater",
-        "sensor", "scheme",   "console", "camera", "exclude", "exercise", "beam"};
+        "world",  "material", "pair",   "body",    "include",  "motor", "repeater", "sensor",
+        "scheme", "console",  "camera", "exclude", "exercise", "beam",  "grapple"};
     for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
       const std::string element = e->Name();
       if (!known.count(element) || (included && (element == "world" || element == "exercise")))
         fail(e, "unknown element <" + element +
                     "> (expected one of: " + (included ? "" : "world, ") +
-                    "material, pair, body, beam, include, motor, repeater, sensor, scheme, "
-                    "console, camera, exclude" +
+                    "material, pair, body, beam, include, motor, repeater, sensor, grapple, "
+                    "scheme, console, camera, exclude" +
                     (included ? "" : ", exercise") + ")");
     }
     // Order of building: settings and materials, track motors (geoms refer to them), bodies and
@@ -125,6 +125,9 @@ class Loader : private XmlReader {
     for (const XMLElement* e = root->FirstChildElement("sensor"); e;
          e = e->NextSiblingElement("sensor"))
       readSensor(e);
+    for (const XMLElement* e = root->FirstChildElement("grapple"); e;
+         e = e->NextSiblingElement("grapple"))
+      readGrapple(e);
     for (const XMLElement* e = root->FirstChildElement("camera"); e;
          e = e->NextSiblingElement("camera"))
       readCamera(e);
@@ -548,6 +551,33 @@ class Loader : private XmlReader {
     }
     guarded(e, [&] {
       out_.world->addSensor(makeSensor(*kind, name, joint, body));
+      return 0;
+    });
+  }
+
+  // <grapple>: a latching end effector and the fixture it catches (joints/grapple.h).
+  void readGrapple(const XMLElement* e) {
+    allow(e, {"name", "effector", "point", "axis", "target", "fixture", "fixture_axis",
+              "capture_distance", "capture_angle"});
+    GrappleDesc d;
+    d.name = own(required(e, "name"));
+    claim(e, "grapple", d.name);
+    const auto bodyOf = [&](const char* key) {
+      const std::string name = required(e, key);
+      const BodyId id = out_.world->findBody(own(name));
+      if (id < 0) fail(e, "grapple '" + d.name + "': " + key + ": unknown body '" + name + "'");
+      return id;
+    };
+    d.effector = bodyOf("effector");
+    d.target = bodyOf("target");
+    d.effectorPoint = vec3(e, "point", Vec3::Zero());
+    d.effectorAxis = vec3(e, "axis", Vec3::UnitX());
+    d.fixturePoint = vec3(e, "fixture", Vec3::Zero());
+    d.fixtureAxis = vec3(e, "fixture_axis", Vec3::UnitZ());
+    d.captureDistance = number(e, "capture_distance", d.captureDistance);
+    d.captureAngle = number(e, "capture_angle", d.captureAngle);
+    guarded(e, [&] {
+      out_.world->addGrapple(d);
       return 0;
     });
   }

@@ -35,6 +35,7 @@ constexpr std::pair<const char*, BlockFactory> kBlockTypes[] = {
     {"delay", blocks::makeDelay},
     {"motor", blocks::makeMotorOutput},
     {"brake", blocks::makeBrakeOutput},
+    {"grapple", blocks::makeGrappleBlock},
     {"ik", blocks::makeCartesianIk},
     {"hand", blocks::makeHand},
     {"wheel_turn", blocks::makeWheelTurn},

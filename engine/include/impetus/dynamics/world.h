@@ -32,6 +32,7 @@
 #include "impetus/dynamics/sleep_settings.h"
 #include "impetus/dynamics/solver_islands.h"
 #include "impetus/dynamics/step_statistics.h"
+#include "impetus/joints/grapple.h"
 #include "impetus/joints/joint.h"
 #include "impetus/sensors/sensor.h"
 #include "impetus/solver/row_buffer.h"
@@ -157,6 +158,14 @@ class World {
     substepObserver_ = std::move(observer);
   }
 
+  /// Adds a latching end effector (world_grapples.cpp); throws std::invalid_argument on a bad
+  /// description or a duplicate name.
+  Grapple& addGrapple(GrappleDesc desc);
+  int grappleCount() const { return static_cast<int>(grapples_.size()); }
+  Grapple& grapple(int i) { return *grapples_.at(static_cast<size_t>(i)); }
+  const Grapple& grapple(int i) const { return *grapples_.at(static_cast<size_t>(i)); }
+  Grapple* findGrapple(const std::string& name);  ///< nullptr if absent
+
   /// Mounts a sensor (read after every step); throws std::invalid_argument on a duplicate name.
   Sensor& addSensor(std::unique_ptr<Sensor> sensor);
   int sensorCount() const { return static_cast<int>(sensors_.size()); }
@@ -195,8 +204,11 @@ class World {
   void saveState(StateWriter& out) const;
   void loadState(StateReader& in);
 
-  double kineticEnergy() const;            ///< (unit: J)
-  double potentialEnergy() const;          ///< -sum m g.x, zero at the origin (unit: J)
+  double kineticEnergy() const;    ///< (unit: J)
+  double potentialEnergy() const;  ///< -sum m g.x, zero at the origin (unit: J)
+  /// In the beams' springs and the flexible joints' gears, from the last step's coordinates
+  /// (unit: J).
+  double elasticEnergy() const;
   double largestAnchorSeparation() const;  ///< over all joints (unit: m)
 
  private:
@@ -205,6 +217,10 @@ class World {
   void checkJointBodies(const std::string& name, BodyId parent, BodyId child,
                         const Vec3& axis) const;
   StepStatus substep(double dt);
+  /// Catches and lets go as the grapples are commanded (before a substep moves anything).
+  void updateGrapples();
+  /// Puts the captured grapples' welds at the end of the joints, in grapple order.
+  void placeGrappleWelds();
   StepStatus stepDynamics(double dt);
   void integrateVelocities(double dt);
   void prepareRows(double dt, bool positionPhase);
@@ -364,6 +380,9 @@ class World {
   std::vector<std::unique_ptr<Joint>> joints_;
   std::vector<std::unique_ptr<Sensor>> sensors_;
   std::function<void()> substepObserver_;
+  std::vector<std::unique_ptr<Grapple>> grapples_;
+  std::vector<char> grappleFreeCollides_;  ///< by grapple: its bodies collide while apart
+  size_t grappleWeldCount_ = 0;            ///< the welds at the end of joints_
   struct MotorEntry {
     std::unique_ptr<DcMotor> motor;
     Joint* joint;              ///< nullptr for a track drive

@@ -9,7 +9,10 @@
 // setpoint per arm joint (named after it, rad or m, for `servo` blocks), the target in the robot
 // frame, `target_x target_y target_z` (m), the contact force's magnitude `force` (N), and for
 // the overlays the target in the world, `world_x world_y world_z` (m), and the contact force,
-// `force_x force_y force_z` (N, world; zero without a wrist sensor). Parameters: see
+// `force_x force_y force_z` (N, world; zero without a wrist sensor). The optional `joint_mode`,
+// `joint` and `joint_rate` (all three): while joint_mode is high, joint number `joint` (1 = the
+// first of `joints`) moves at joint_rate (in [-1, 1]) of its speed limit and the others hold -
+// a space arm's joint mode; Cartesian steering resumes from there. Parameters: see
 // scenes/README.md ("hand").
 #include <algorithm>
 #include <cmath>
@@ -41,7 +44,7 @@ class HandBlock : public Block {
   };
   HandBlock(std::vector<std::string> inputs, std::vector<std::string> outputs, const World& world,
             std::unique_ptr<arm::HandTeleoperation> hand, double topSpeed, double topTurn,
-            std::optional<Wrist> wrist, bool hasComply, bool hasOrbit)
+            std::optional<Wrist> wrist, bool hasComply, bool hasOrbit, int jointModeInput)
       : Block(std::move(inputs), std::move(outputs)),
         world_(world),
         hand_(std::move(hand)),
@@ -49,7 +52,8 @@ class HandBlock : public Block {
         topTurn_(topTurn),
         wrist_(wrist),
         hasComply_(hasComply),
-        hasOrbit_(hasOrbit) {}
+        hasOrbit_(hasOrbit),
+        jointModeInput_(jointModeInput) {}
 
   void evaluate(const double* in, double* out, const SchemeContext& ctx) override {
     const auto stick = [&](int i) {
@@ -88,8 +92,12 @@ class HandBlock : public Block {
     Vec3 push = Vec3::Zero();
     if (comply && contact.norm() > wrist_->deadBand)
       push = contact * (1.0 - wrist_->deadBand / contact.norm());
-    const std::vector<double>& command = hand_->step(
-        world_, rates, ctx.dt, comply ? &push : nullptr, wrist_ ? wrist_->admittance : 0.0);
+    const bool jointMode = jointModeInput_ >= 0 && isHigh(in[jointModeInput_]);
+    const std::vector<double>& command =
+        jointMode ? hand_->stepJoint(world_, jointIndex(in[jointModeInput_ + 1]),
+                                     stick(jointModeInput_ + 2), ctx.dt)
+                  : hand_->step(world_, rates, ctx.dt, comply ? &push : nullptr,
+                                wrist_ ? wrist_->admittance : 0.0);
     const size_t n = command.size();
     for (size_t k = 0; k < n; ++k) out[k] = command[k];
     const Vec3& target = hand_->target().position;
@@ -121,6 +129,13 @@ class HandBlock : public Block {
   double topSpeed_, topTurn_;  ///< (unit: m/s, rad/s)
   std::optional<Wrist> wrist_;
   bool hasComply_, hasOrbit_;
+  int jointModeInput_;  ///< index of input joint_mode (joint, joint_rate follow), -1: none
+  /// Input `joint` (1-based, rounded) as an index into the joints; -1 when out of range.
+  static int jointIndex(double joint) {
+    return std::isfinite(joint) && joint >= 0.5 && joint < 1000.0
+               ? static_cast<int>(std::lround(joint)) - 1
+               : -1;
+  }
   Vec3 contactForce_ = Vec3::Zero();  ///< filtered (unit: N, world)
 };
 
@@ -197,6 +212,16 @@ std::unique_ptr<Block> makeHand(const BlockBuild& b) {
   if (hasOrbit)
     for (const char* s : {"orbit_x", "orbit_y", "orbit_z", "centre_x", "centre_y", "centre_z"})
       inputs.emplace_back(s);
+  int jointModeInput = -1;
+  const int jointModeParts =
+      static_cast<int>(b.desc().inputs.count("joint_mode") + b.desc().inputs.count("joint") +
+                       b.desc().inputs.count("joint_rate"));
+  if (jointModeParts != 0 && jointModeParts != 3)
+    b.fail("joint mode needs all three inputs: joint_mode, joint and joint_rate");
+  if (jointModeParts == 3) {
+    jointModeInput = static_cast<int>(inputs.size());
+    for (const char* s : {"joint_mode", "joint", "joint_rate"}) inputs.emplace_back(s);
+  }
   for (const char* s : {"target_x", "target_y", "target_z", "force", "world_x", "world_y",
                         "world_z", "force_x", "force_y", "force_z"})
     outputs.push_back(s);
@@ -204,7 +229,7 @@ std::unique_ptr<Block> makeHand(const BlockBuild& b) {
                                                        std::move(links), std::move(maxRates),
                                                        std::move(posture));
   return std::make_unique<HandBlock>(std::move(inputs), std::move(outputs), world, std::move(hand),
-                                     topSpeed, topTurn, wrist, hasComply, hasOrbit);
+                                     topSpeed, topTurn, wrist, hasComply, hasOrbit, jointModeInput);
 }
 
 }  // namespace impetus::blocks

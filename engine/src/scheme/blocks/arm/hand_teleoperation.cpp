@@ -121,6 +121,23 @@ const std::vector<double>& HandTeleoperation::step(const World& world, const Han
   return command_;
 }
 
+const std::vector<double>& HandTeleoperation::stepJoint(const World& world, int joint, double rate,
+                                                        double dt) {
+  measure(world, q_);
+  if (!started_) {
+    for (size_t k = 0; k < links_.size(); ++k) command_[k] = q_[links_[k]];
+    started_ = true;
+  }
+  if (joint >= 0 && static_cast<size_t>(joint) < links_.size()) {
+    const auto k = static_cast<size_t>(joint);
+    command_[k] += std::clamp(rate, -1.0, 1.0) * maxRates_[k] * dt;
+  }
+  for (size_t k = 0; k < links_.size(); ++k) q_[links_[k]] = command_[k];
+  target_ = poseAt(q_);
+  settled_ = true;  // the target is where the setpoints put the hand
+  return command_;
+}
+
 void HandTeleoperation::saveState(StateWriter& out) const {
   out.put(target_.position);
   out.put(target_.orientation);

@@ -56,6 +56,11 @@ class HandTeleoperation {
   const std::vector<double>& step(const World& world, const HandRates& rates, double dt,
                                   const Vec3* contactForce = nullptr, double admittance = 0.0);
 
+  /// Joint mode: moves one joint's setpoint (index into `links`) at `rate` (in [-1, 1]) of its
+  /// speed limit, the others holding theirs; the target follows the hand, so Cartesian steering
+  /// resumes from where the joints put it.
+  const std::vector<double>& stepJoint(const World& world, int joint, double rate, double dt);
+
   /// The hand's target in the robot frame (the base link's frame; world without a base).
   const HandPose& target() const { return target_; }
   /// A point of the robot frame in the world, as the floating base stands now.
