@@ -164,6 +164,9 @@ void MainWindow::buildMenus() {
   QAction* shapes = overlays->addAction("Collision &shapes (wire frame)");
   shapes->setCheckable(true);
   connect(shapes, &QAction::toggled, this, &MainWindow::setCollisionShapes);
+  QAction* flex = overlays->addAction("&Flexing magnified 20 times");
+  flex->setCheckable(true);
+  connect(flex, &QAction::toggled, this, [this](bool on) { setFlexMagnified(on); });
   view->addSeparator();
   for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
   view->addSeparator();
@@ -476,6 +479,11 @@ void MainWindow::setOverlayLayers(unsigned layers) {
 
 void MainWindow::setCollisionShapes(bool on) {
   presenter_.setWireframe(on);
+}
+
+void MainWindow::setFlexMagnified(bool on) {
+  presenter_.setFlexScale(on ? kFlexMagnification : 1.0);
+  if (!snapshot_.positions.empty()) presenter_.update(snapshot_.positions, snapshot_.orientations);
 }
 
 bool MainWindow::plotProbe(const QString& probe) {

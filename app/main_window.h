@@ -78,6 +78,10 @@ class MainWindow : public QMainWindow {
   void setPictureInPicture(const QString& camera);
   void setOverlayLayers(unsigned layers);
   void setCollisionShapes(bool on);
+  /// View > Overlays > Flexing magnified: the beams drawn with their bending
+  /// kFlexMagnification times as large (a stiff boom's centimetres made visible).
+  static constexpr double kFlexMagnification = 20.0;
+  void setFlexMagnified(bool on);
   /// Saves the viewport as PNG; false if it could not be written.
   bool saveScreenshot(const QString& path);
   /// Adds a probe to the plots (false and a status message if the scene has no such probe).

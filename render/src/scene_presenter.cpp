@@ -152,6 +152,23 @@ void ScenePresenter::bendBeams(const PoseOf& pose) {
       }
       previousAxis = axis;
     }
+    if (flexScale_ != 1.0) {
+      // Magnified bending: the knots' offsets from the chord root -> tip and the tangents'
+      // turns away from it, times the scale; the ends stay where the bodies are.
+      const Vec3 root = knots.front(), chord = knots.back() - root;
+      const double length = chord.norm();
+      if (length > 1e-9) {
+        const Vec3 along = chord / length;
+        for (Vec3& knot : knots) {
+          const Vec3 onChord = root + along * along.dot(knot - root);
+          knot = onChord + flexScale_ * (knot - onChord);
+        }
+        for (Vec3& tangent : tangents) {
+          const Vec3 across = tangent - along * along.dot(tangent);
+          tangent = (along * along.dot(tangent) + flexScale_ * across).normalized();
+        }
+      }
+    }
     // Rings: centres along the curve, each ring's frame carried from the last (parallel
     // transport) so that the tube does not twist between segments.
     Vec3 normal = tangents.front().unitOrthogonal();

@@ -358,9 +358,36 @@ class OperatorAppTest : public QObject {
     QVERIFY2(moved > 1.4 && moved < 1.7, qPrintable(QString::number(moved)));
     window.setCamera("station");
     window.setPictureInPicture("effector_camera");
-    QVERIFY(waitSimSeconds(window, 1.0));
+    // Carried in vernier, the payload bends the booms by millimetres; View > Overlays >
+    // Flexing magnified draws that 20 times as large: the tube's middle leaves the straight
+    // line between its ends by 20 times as much.
+    QTest::keyClick(window.viewport(), Qt::Key_V);
+    QTest::keyPress(window.viewport(), Qt::Key_K);  // THC down
+    QVERIFY(waitSimSeconds(window, 3.0));
+    window.togglePause();
+    QTest::qWait(100);
+    const auto sag = [&](const osg::Geometry* tube) {
+      const auto* v = static_cast<const osg::Vec3Array*>(tube->getVertexArray());
+      const size_t sides = 12, rings = v->size() / sides;
+      const auto centre = [&](size_t ring) {
+        osg::Vec3 c;
+        for (size_t k = 0; k < sides; ++k) c += (*v)[ring * sides + k];
+        return c / float(sides);
+      };
+      const osg::Vec3 a = centre(0), b = centre(rings - 1), m = centre(rings / 2);
+      osg::Vec3 along = b - a;
+      along.normalize();
+      const osg::Vec3 off = (m - a) - along * ((m - a) * along);
+      return double(off.length());
+    };
+    const double actual = sag(window.presenter().beamTube(1));
+    window.setFlexMagnified(true);
+    const double magnified = sag(window.presenter().beamTube(1));
+    QVERIFY2(actual > 1e-4 && std::abs(magnified / actual - 20.0) < 1.0,
+             qPrintable(QString("%1 m, magnified %2 m").arg(actual).arg(magnified)));
     QTest::qWait(200);
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/space_arm.png"));
+    QTest::keyRelease(window.viewport(), Qt::Key_K);
   }
 
   void theTeamsRobotsAreDrivenOneAtATime() {

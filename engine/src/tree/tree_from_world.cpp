@@ -219,7 +219,9 @@ void coordinatesFromWorld(const WorldTree& wt, const World& world, VectorX& q, V
   q.setZero(wt.tree.size());
   qd.setZero(wt.tree.size());
   const std::span<const RigidBody> bodies = world.bodies();
-  for (int j = 0; j < world.jointCount(); ++j) {
+  // Joints the world gained after the tree was built (a grapple's weld) are not in it.
+  const int known = std::min(world.jointCount(), static_cast<int>(wt.jointFirstLink.size()));
+  for (int j = 0; j < known; ++j) {
     const int first = wt.jointFirstLink[static_cast<size_t>(j)];
     const int count = wt.jointLinkCount[static_cast<size_t>(j)];
     if (count == 0) continue;

@@ -28,6 +28,11 @@ class ScenePresenter {
   void update(std::span<const Vec3> positions, std::span<const Quat> orientations);
   /// Draws the geoms as wire frames (the collision shapes, as the engine sees them).
   void setWireframe(bool on);
+  /// Draws the beams' bending `scale` times as large (1: as it is): each tube keeps its ends and
+  /// its deviation from the straight line between them is magnified, as finite-element viewers
+  /// scale a deformation. Takes effect at the next update.
+  void setFlexScale(double scale) { flexScale_ = scale; }
+  double flexScale() const { return flexScale_; }
   void clear();
   /// The node of a body (nullptr if it has no geoms).
   osg::MatrixTransform* bodyNode(BodyId id) const;
@@ -50,6 +55,7 @@ class ScenePresenter {
   osg::ref_ptr<osg::Group> root_;
   std::vector<osg::ref_ptr<osg::MatrixTransform>> bodyNodes_;
   bool wireframe_ = false;
+  double flexScale_ = 1.0;
 };
 
 }  // namespace impetus::render
