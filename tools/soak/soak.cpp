@@ -42,14 +42,7 @@ double residentBytes() {
 /// Kinetic energy plus what the beams' and flexible gears' springs hold: a flexible arm's slow
 /// ringing trades one for the other, and kinetic energy alone would seem to grow.
 double mechanicalEnergy(const World& world) {
-  double energy = world.elasticEnergy();
-  for (BodyId b = 0; b < world.bodyCount(); ++b) {
-    const RigidBody& body = world.body(b);
-    if (!body.isDynamic()) continue;
-    energy += 0.5 * body.mass * body.linearVelocity.squaredNorm() +
-              0.5 * body.angularVelocity.dot(body.angularMomentum);
-  }
-  return energy;
+  return world.kineticEnergy() + world.elasticEnergy();
 }
 
 /// A tired trainee: spells of slamming the sticks between their stops, of mashing the buttons,

@@ -1,7 +1,6 @@
 // The world's grapples (joints/grapple.h): a captured grapple's weld is a FixedJoint kept at the
 // end of the joints, in grapple order, so a world restored from a saved state lists its joints -
 // and solves their rows - in the order the original did.
-#include <algorithm>
 #include <stdexcept>
 
 #include "../contact/collision_world.h"

@@ -65,6 +65,14 @@ HandPose HandTeleoperation::poseAt(const tree::VectorX& q) {
   return pose;
 }
 
+void HandTeleoperation::measureAndStart(const World& world) {
+  measure(world, q_);
+  if (started_) return;
+  for (size_t k = 0; k < links_.size(); ++k) command_[k] = q_[links_[k]];
+  target_ = poseAt(q_);
+  started_ = true;
+}
+
 const std::vector<double>& HandTeleoperation::step(const World& world, const HandRates& rates,
                                                    double dt, const Vec3* contactForce,
                                                    double admittance) {
@@ -72,12 +80,7 @@ const std::vector<double>& HandTeleoperation::step(const World& world, const Han
   const bool moving = rates.linear != Vec3::Zero() || rates.angular != Vec3::Zero() || orbiting ||
                       contactForce != nullptr;
   if (started_ && settled_ && !moving) return command_;  // nothing to solve: hold
-  measure(world, q_);
-  if (!started_) {
-    for (size_t k = 0; k < links_.size(); ++k) command_[k] = q_[links_[k]];
-    target_ = poseAt(q_);
-    started_ = true;
-  }
+  measureAndStart(world);
   // The target moves in the chosen frame: robot-frame rates as given, hand-frame rates turned
   // by the hand's target orientation (a turn about its own axis, a push along its fingers).
   Vec3 comply = Vec3::Zero();
@@ -123,11 +126,7 @@ const std::vector<double>& HandTeleoperation::step(const World& world, const Han
 
 const std::vector<double>& HandTeleoperation::stepJoint(const World& world, int joint, double rate,
                                                         double dt) {
-  measure(world, q_);
-  if (!started_) {
-    for (size_t k = 0; k < links_.size(); ++k) command_[k] = q_[links_[k]];
-    started_ = true;
-  }
+  measureAndStart(world);
   if (joint >= 0 && static_cast<size_t>(joint) < links_.size()) {
     const auto k = static_cast<size_t>(joint);
     command_[k] += std::clamp(rate, -1.0, 1.0) * maxRates_[k] * dt;

@@ -79,6 +79,8 @@ class HandTeleoperation {
   void loadState(StateReader& in);
 
  private:
+  /// Measures the joints into q_; the first time, the setpoints and the target from them.
+  void measureAndStart(const World& world);
   std::unique_ptr<tree::WorldTree> tree_;  // stable address: the solver keeps a pointer
   tree::InverseKinematics ik_;
   int base_;
