@@ -338,6 +338,8 @@ StepStatus World::substep(double dt) {
   stop.relativeTolerance = solver.relativeImpulseTolerance;
   stop.velocityTolerance = solver.velocityTolerance;
   stop.stallVelocity = solver.stallVelocity;
+  stop.closingVelocityTolerance = solver.closingVelocityTolerance;
+  stop.extendedIterations = solver.extendedIterations;
   stop.useDeadline = adaptive && solver.timeBudget > 0.0;
   SolveResult velocityResult;
   velocityResult.converged = true;

@@ -104,6 +104,23 @@ void EqualityTree::backward(Node& node, const Vec6& parentZ) {
   node.z.head<I>().noalias() -= node.gain.topLeftCorner<I, P>() * parentZ.head<P>();
 }
 
+bool EqualityTree::closesJointLoop(int bodyA, int bodyB) const {
+  const auto nodeOf = [&](int body) {
+    return body >= 0 && static_cast<size_t>(body) < bodyNode_.size()
+               ? bodyNode_[static_cast<size_t>(body)]
+               : -1;
+  };
+  const auto root = [&](int node) {  // find() without its path halving
+    while (unionParent_[static_cast<size_t>(node)] != node)
+      node = unionParent_[static_cast<size_t>(node)];
+    return node;
+  };
+  const int a = nodeOf(bodyA), b = nodeOf(bodyB);
+  if (a < 0 || b < 0) return false;
+  const int tree = root(a);
+  return tree == root(b) && (grounded_[static_cast<size_t>(tree)] & kHasJoint) != 0;
+}
+
 int EqualityTree::find(int node) {
   while (unionParent_[static_cast<size_t>(node)] != node) {
     int& p = unionParent_[static_cast<size_t>(node)];

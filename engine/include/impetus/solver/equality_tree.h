@@ -69,6 +69,10 @@ class EqualityTree {
   /// untouched; `out` keeps its capacity.
   void responseThroughTree(const ConstraintRow& row, std::span<const ConstraintRow> rows,
                            TreeResponse& out);
+  /// Whether a row between these bodies closes a loop in one of the trees that holds a joint
+  /// (both are its body nodes): swept around the tree, such a row converges at the rate of its
+  /// bodies' share of the mechanism's inertia (a gripper jaw pressed against its own hull).
+  bool closesJointLoop(int bodyA, int bodyB) const;
   /// Blocks of one-sided rows (limits, contacts) the last solves found pulling; or, when a
   /// solve found a friction pair sliding, every friction pair's block (that solve applied
   /// nothing: see solve).

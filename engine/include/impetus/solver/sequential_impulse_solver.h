@@ -23,6 +23,7 @@ struct SolveResult {
   bool converged = false;             ///< stopped by the tolerance
   bool outOfTime = false;             ///< stopped by the time budget
   bool stalled = false;               ///< stopped in a slow mode (SolveStop::stallVelocity)
+  bool extended = false;  ///< iterated past the cap for a closing row (closingVelocityTolerance)
 };
 
 /// Applies the accumulated impulses (warm start) to the velocities.
@@ -49,6 +50,12 @@ struct SolveStop {
   /// ... or once the sweep's velocity change, below this (unit: m/s or rad/s), shrinks so slowly
   /// that the iterations left would not halve it (0: never).
   double stallVelocity = 0.0;
+  /// At the cap, a one-sided row (a contact, a stop) still closing faster than this (unit: m/s or
+  /// rad/s) is an answer that lets a body sink through another, not a rounding residue: the
+  /// iterations go on, to `extendedIterations` at most, until none does (0: never). A state-based
+  /// test, so sessions still re-simulate bit for bit.
+  double closingVelocityTolerance = 0.0;
+  int extendedIterations = 0;
   bool useDeadline = false;
   std::chrono::steady_clock::time_point deadline{};
 };
