@@ -268,7 +268,7 @@ void MainWindow::presentScene(const LoadedScene& scene) {
     bodyIsDynamic_.push_back(b.isDynamic());
   }
   presenter_.build(viewport_->sceneView().sceneRoot(), scene.world->bodies(), scene.geoms,
-                   scene.beams);
+                   scene.beams, scene.visuals);
   console_->build(scene.console);
   QStringList probes;
   for (const std::string& p : probeNames(*scene.world)) probes << QString::fromStdString(p);
@@ -351,6 +351,7 @@ void MainWindow::onFrame() {
   } else if (sim_.hasSimulation()) {
     snapshot_ = sim_.snapshot();
     presenter_.update(snapshot_.positions, snapshot_.orientations);
+    presenter_.updateTracks(snapshot_.motorAngles);
     console_->showIndicators(snapshot_.indicators);
     if (snapshot_.exercise.present) exercise_->showStatus(snapshot_.exercise, snapshot_.time);
     if (!plots_->plotted().isEmpty()) plots_->append(sim_.takeSamples());

@@ -42,8 +42,9 @@ struct Snapshot {
   std::uint64_t serial = 0;  ///< increases with every publication
   double time = 0.0;         ///< sim time (s)
   std::int64_t stepIndex = 0;
-  std::vector<Vec3> positions;     ///< per body (World order), centre of mass (m)
-  std::vector<Quat> orientations;  ///< per body
+  std::vector<Vec3> positions;      ///< per body (World order), centre of mass (m)
+  std::vector<Quat> orientations;   ///< per body
+  std::vector<double> motorAngles;  ///< per motor (World order), rotor angle (rad): tracks' treads
   /// Console controls in ConsoleDesc order: a lamp's or readout's value (0 for other kinds).
   std::vector<double> indicators;
   std::vector<ContactMark> contacts;    ///< only while overlays are shown

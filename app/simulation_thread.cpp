@@ -303,6 +303,7 @@ void SimulationThread::publish() {
     s.positions.push_back(b.position);
     s.orientations.push_back(b.orientation);
   }
+  for (int m = 0; m < world.motorCount(); ++m) s.motorAngles.push_back(world.motor(m).angle());
   for (const auto& read : indicators_) s.indicators.push_back(read ? read() : 0.0);
   if (overlayData_) {
     const double dt = world.lastSubstepDuration();

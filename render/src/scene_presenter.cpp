@@ -209,17 +209,36 @@ void ScenePresenter::clear() {
   root_ = nullptr;
   bodyNodes_.clear();
   beams_.clear();
+  visuals_.clear();
+  visualNodes_.clear();
+  hiddenGeoms_.clear();
 }
 
 void ScenePresenter::build(osg::Group* parent, std::span<const RigidBody> bodies,
                            std::span<const std::pair<BodyId, ShapeDesc>> geoms,
-                           std::span<const BeamShape> beams) {
+                           std::span<const BeamShape> beams, std::span<const VisualDesc> visuals) {
   clear();
   parent_ = parent;
   root_ = new osg::Group;
   root_->setName("scene_bodies");
   bodyNodes_.assign(bodies.size(), nullptr);
-  std::vector<char> inBeam(bodies.size(), 0);
+  std::vector<char> inBeam(bodies.size(), 0), hasVisual(bodies.size(), 0);
+  const auto nodeOf = [&](BodyId id) -> osg::MatrixTransform* {
+    osg::ref_ptr<osg::MatrixTransform>& node = bodyNodes_[static_cast<size_t>(id)];
+    if (!node) {
+      node = new osg::MatrixTransform;
+      node->setName(bodies[static_cast<size_t>(id)].name);
+      root_->addChild(node);
+    }
+    return node.get();
+  };
+  for (const VisualDesc& v : visuals) {
+    if (v.body < 0 || static_cast<size_t>(v.body) >= bodies.size()) continue;
+    DrawnVisual& drawn = visuals_.emplace_back(DrawnVisual{v, visualNodes_.make(v)});
+    if (!drawn.node) continue;
+    hasVisual[static_cast<size_t>(v.body)] = 1;
+    nodeOf(v.body)->addChild(drawn.node);
+  }
   for (const BeamShape& beam : beams) {
     for (const BodyId id : beam.segments) inBeam[static_cast<size_t>(id)] = 1;
     BeamTube tube;
@@ -247,16 +266,11 @@ void ScenePresenter::build(osg::Group* parent, std::span<const RigidBody> bodies
       drawable = makeDrawable(slab, colour);
     }
     if (!drawable) continue;
-    osg::ref_ptr<osg::MatrixTransform>& node = bodyNodes_[static_cast<size_t>(id)];
-    if (!node) {
-      node = new osg::MatrixTransform;
-      node->setName(bodies[static_cast<size_t>(id)].name);
-      root_->addChild(node);
-    }
     osg::ref_ptr<osg::Geode> geode = new osg::Geode;
     geode->addDrawable(drawable);
     applyMaterial(*geode);
-    node->addChild(geode);
+    nodeOf(id)->addChild(geode);
+    if (hasVisual[static_cast<size_t>(id)]) hiddenGeoms_.push_back(geode);
   }
   parent_->addChild(root_);
   setWireframe(wireframe_);
@@ -290,8 +304,23 @@ void ScenePresenter::update(std::span<const Vec3> positions, std::span<const Qua
   });
 }
 
+void ScenePresenter::updateTracks(std::span<const double> rotorAngles) {
+  for (DrawnVisual& v : visuals_) {
+    const int motor = v.desc.trackMotor;
+    if (!v.node || motor < 0 || static_cast<size_t>(motor) >= rotorAngles.size()) continue;
+    const double travel = v.desc.beltPerRotorRadian * rotorAngles[static_cast<size_t>(motor)];
+    if (v.desc.rollRadius > 0.0) VisualNodes::roll(*v.node, v.desc, travel / v.desc.rollRadius);
+    if (v.desc.treadPitch > 0.0)
+      if (osg::TexMat* tread = VisualNodes::treadTexture(*v.node))
+        // u runs backwards along the belt's bottom run (tools/assets): driving forward, the
+        // belt there moves back under the hull, so its pattern's u goes up as the offset goes down.
+        tread->setMatrix(osg::Matrix::translate(-std::fmod(travel / v.desc.treadPitch, 1.0), 0, 0));
+  }
+}
+
 void ScenePresenter::setWireframe(bool on) {
   wireframe_ = on;
+  for (const osg::ref_ptr<osg::Node>& geoms : hiddenGeoms_) geoms->setNodeMask(on ? ~0u : 0u);
   if (!root_) return;
   osg::StateSet* ss = root_->getOrCreateStateSet();
   if (on)

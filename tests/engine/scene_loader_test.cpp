@@ -252,7 +252,32 @@ INSTANTIATE_TEST_SUITE_P(
                  "bad.xml:5: duplicate grapple name 'g'"},
         BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<scheme>\n<block "
                  "type='grapple' name='s' grapple='nope'/>\n</scheme>\n</scene>",
-                 "unknown grapple 'nope'"}));
+                 "unknown grapple 'nope'"},
+        // <visual>: a missing or unreadable mesh or texture names the file.
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'>\n<visual "
+                 "mesh='no-such-mesh.obj'/>\n</body>\n</scene>",
+                 "bad.xml:3: visual mesh 'no-such-mesh.obj': cannot open"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'>\n<visual "
+                 "mesh='/dev/null'/>\n</body>\n</scene>",
+                 "bad.xml:3: visual mesh '/dev/null'"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'>\n<visual type='box' size='1 "
+                 "1 1' texture='no-such.png'/>\n</body>\n</scene>",
+                 "bad.xml:3: visual texture 'no-such.png': cannot open"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'>\n<visual/>\n</body>\n"
+                 "</scene>",
+                 "bad.xml:3: a <visual> needs a mesh file or a type"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'>\n<visual type='cone' "
+                 "radius='1'/>\n</body>\n</scene>",
+                 "bad.xml:3: unknown visual type 'cone'"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'>\n<visual type='sphere' "
+                 "radius='1' color='1 0 2'/>\n</body>\n</scene>",
+                 "bad.xml:3: color components are 0 to 1"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'>\n<visual type='sphere' "
+                 "radius='1' track_motor='m' roll_radius='0.1'/>\n</body>\n</scene>",
+                 "bad.xml:3: track_motor 'm' drives no track <geom> of this body"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'>\n<visual type='sphere' "
+                 "radius='1' tread_pitch='0.1'/>\n</body>\n</scene>",
+                 "bad.xml:3: roll_radius and tread_pitch need the track_motor they follow"}));
 
 /// Writes `text` to `dir/name` (the directory is created).
 std::string writeFile(const std::filesystem::path& dir, const std::string& name,
@@ -389,6 +414,27 @@ TEST(SceneLoader, ExcludedBodiesPassThroughEachOtherAndBadExcludesAreNamed) {
     EXPECT_NE(std::string(e.what()).find("s.xml:5: body2: unknown body 'nope'"), std::string::npos)
         << e.what();
   }
+}
+
+TEST(SceneLoader, VisualsFollowTheirBodiesAndTracks) {
+  // Two prefixed MF-4s: each copy's visuals are its own bodies', and each track's running gear
+  // follows its own copy's track motor (the include's prefix resolves track_motor).
+  const LoadedScene s = loadScene(kScenes + "/mf4-team.xml");
+  int belts = 0, wheels = 0;
+  for (const VisualDesc& v : s.visuals) {
+    ASSERT_GE(v.body, 0);
+    ASSERT_LT(v.body, s.world->bodyCount());
+    if (v.trackMotor < 0) continue;
+    const std::string& motor = s.world->motor(v.trackMotor).name();
+    const std::string& body = s.world->body(v.body).name;
+    EXPECT_EQ(motor.substr(0, motor.find('_')), body.substr(0, body.find('_'))) << motor;
+    EXPECT_NEAR(v.beltPerRotorRadian, 0.09 / 60.0, 1e-15);  // sprocket radius / gear ratio
+    belts += v.treadPitch > 0.0 ? 1 : 0;
+    wheels += v.rollRadius > 0.0 ? 1 : 0;
+    EXPECT_TRUE(v.kind == VisualDesc::Kind::Mesh && std::filesystem::exists(v.mesh)) << v.mesh;
+  }
+  EXPECT_EQ(belts, 4);        // two tracks a robot
+  EXPECT_EQ(wheels, 2 * 12);  // a sprocket, an idler and four road wheels a track
 }
 
 }  // namespace

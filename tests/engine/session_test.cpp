@@ -285,7 +285,14 @@ TEST(Session, DamagedFilesGiveClearErrors) {
                   fs::copy_options::overwrite_existing);
     fs::copy_file(kScenes + "/robots/mf4.xml", dir / "robots/mf4.xml",
                   fs::copy_options::overwrite_existing);
+    fs::create_directories(dir.parent_path() / "assets/mf4");
+    fs::copy(kScenes + "/../assets/mf4", dir.parent_path() / "assets/mf4",  // its <visual>s
+             fs::copy_options::recursive | fs::copy_options::overwrite_existing);
     SessionReader reader(good.string());
+    // The visuals' meshes are not embedded: the extracted scene finds them beside the recorded
+    // scene file.
+    EXPECT_EQ(reader.loadEmbeddedScene().visuals.size(),
+              loadScene(kScenes + "/mf4.xml").visuals.size());
     EXPECT_NO_THROW(SessionReplay(reader, (dir / "mf4-container.xml").string()));
     std::ofstream(dir / "robots/mf4.xml", std::ios::app) << "<!-- edited -->\n";
     try {

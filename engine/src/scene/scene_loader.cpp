@@ -24,6 +24,7 @@
 #include "impetus/probes/probe.h"
 #include "obj_mesh.h"
 #include "read_text_file.h"
+#include "visual_reader.h"
 #include "xml_reader.h"
 
 namespace impetus {
@@ -39,6 +40,7 @@ struct LoadState {
   /// "KIND NAME" -> "FILE:LINE" of every name defined so far (a second definition names the
   /// first: an included robot's name and the scene's own may collide).
   std::map<std::string, std::string> definedAt;
+  SceneLoadOptions options;
 };
 
 /// An include prefix: a letter, then letters, digits, '_' or '-' (it becomes part of names that
@@ -321,11 +323,11 @@ class Loader : private XmlReader {
                 const Quat& parentOrientation, bool topLevel) {
     allow(e, {"name", "pos", "quat", "mass", "inertia", "velocity", "angular_velocity", "fixed",
               "bullet"});
-    static const std::set<std::string> children = {"geom", "joint", "body", "beam"};
+    static const std::set<std::string> children = {"geom", "joint", "body", "beam", "visual"};
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
       if (!children.count(c->Name()))
         fail(c, std::string("unknown element <") + c->Name() +
-                    "> in <body> (geom, joint, body, beam)");
+                    "> in <body> (geom, visual, joint, body, beam)");
     RigidBodyDesc d;
     d.name = own(required(e, "name"));
     if (d.name == "world") fail(e, "'world' names the ground; a body needs another name");
@@ -370,6 +372,13 @@ class Loader : private XmlReader {
       });
       out_.geoms.emplace_back(id, s);
     }
+    std::vector<ShapeDesc> shapes;
+    for (auto& [g, s] : geoms) shapes.push_back(s);
+    for (const XMLElement* v = e->FirstChildElement("visual"); v;
+         v = v->NextSiblingElement("visual"))
+      if (auto visual = readVisual(*this, v, id, shapes, *out_.world, dir_, prefix_,
+                                   state_.options.relocateVisualFile))
+        out_.visuals.push_back(std::move(*visual));
     const XMLElement* j = e->FirstChildElement("joint");
     if (j && j->NextSiblingElement("joint"))
       fail(j->NextSiblingElement("joint"), "a body has at most one <joint>");
@@ -767,11 +776,12 @@ void checkExercise(LoadedScene& scene) {
 
 }  // namespace
 
-LoadedScene loadSceneText(const std::string& text, const std::string& name,
-                          const std::string& dir) {
+LoadedScene loadSceneText(const std::string& text, const std::string& name, const std::string& dir,
+                          const SceneLoadOptions& options) {
   LoadedScene scene;
   scene.file = name;
   LoadState state;
+  state.options = options;
   state.includeStack.push_back(
       std::filesystem::weakly_canonical(std::filesystem::path(dir) /
                                         std::filesystem::path(name).filename())
@@ -782,12 +792,12 @@ LoadedScene loadSceneText(const std::string& text, const std::string& name,
   return scene;
 }
 
-LoadedScene loadScene(const std::string& path) {
+LoadedScene loadScene(const std::string& path, const SceneLoadOptions& options) {
   std::string text, problem;
   if (!readTextFile(path, text, problem)) throw SceneError(path, 0, problem);
   const size_t slash = path.find_last_of('/');
   LoadedScene scene =
-      loadSceneText(text, path, slash == std::string::npos ? "." : path.substr(0, slash));
+      loadSceneText(text, path, slash == std::string::npos ? "." : path.substr(0, slash), options);
   scene.sources.insert(scene.sources.begin(), {path, std::move(text)});
   return scene;
 }

@@ -168,8 +168,18 @@ LoadedScene SessionReader::loadEmbeddedScene() {
     fs::create_directories(target.parent_path());
     std::ofstream(target, std::ios::binary) << f.content;
   }
+  // Visuals' meshes and textures are not embedded (they do not move a body): the extracted
+  // scene looks for them beside the recorded scene file, else draws those bodies' geoms.
+  SceneLoadOptions options;
+  const fs::path extracted = (dir / entry).parent_path().lexically_normal();
+  const fs::path recorded = fs::path(info_.sceneFile).parent_path();
+  options.relocateVisualFile = [extracted, recorded](const std::string& path) {
+    return (recorded / fs::path(path).lexically_normal().lexically_relative(extracted))
+        .lexically_normal()
+        .string();
+  };
   try {
-    LoadedScene scene = loadScene((dir / entry).string());
+    LoadedScene scene = loadScene((dir / entry).string(), options);
     scene.file = info_.sceneFile;
     return scene;
   } catch (const SceneError& e) {

@@ -2,6 +2,7 @@
 // Loads an XML scene (format: scenes/README.md) into a ready world, its functional scheme and its
 // console description. Errors name the file, the line and the problem.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include "impetus/dynamics/world.h"
 #include "impetus/exercise/exercise.h"
 #include "impetus/flex/beam.h"
+#include "impetus/scene/visual_desc.h"
 #include "impetus/scheme/scheme.h"
 #include "impetus/scheme/scheme_desc.h"
 
@@ -61,14 +63,24 @@ struct LoadedScene {
   /// Flexible links, which the renderer draws as smooth tubes (their segments' geoms are in
   /// `geoms` too, as the collision shapes).
   std::vector<BeamShape> beams;
+  /// What the renderer draws in place of the geoms of the bodies that have any (<visual>).
+  std::vector<VisualDesc> visuals;
   /// The training exercise the scene sets, if any.
   std::optional<ExerciseDesc> exercise;
 };
 
+struct SceneLoadOptions {
+  /// Where else to look for a <visual>'s mesh or texture that is not where the scene names it,
+  /// given the path looked at. When set, a visual found in neither place is left out (its body
+  /// is drawn from its geoms) rather than an error: a session's embedded scene, extracted to a
+  /// temporary folder, draws the assets beside the recorded scene file, or its geoms.
+  std::function<std::string(const std::string&)> relocateVisualFile;
+};
+
 /// Parses and builds; throws SceneError.
-LoadedScene loadScene(const std::string& path);
+LoadedScene loadScene(const std::string& path, const SceneLoadOptions& options = {});
 /// The same from text (`name` stands for the file in messages; includes resolve against `dir`).
 LoadedScene loadSceneText(const std::string& text, const std::string& name,
-                          const std::string& dir = ".");
+                          const std::string& dir = ".", const SceneLoadOptions& options = {});
 
 }  // namespace impetus

@@ -1,0 +1,122 @@
+// What the trainee sees (issue "visual fidelity"), in the real window under Xvfb: the MF-4 drawn
+// from its visuals (assets/, <visual>) instead of its collision boxes, the treads and wheels
+// moving with the tracks, the collision shapes still shown on demand, and the screenshots.
+#include <QApplication>
+#include <QDir>
+#include <QStandardPaths>
+#include <QTest>
+#include <cmath>
+#include <numbers>
+
+#include <osg/TexMat>
+
+#include "console_panel.h"
+#include "gui_test_support.h"
+#include "joystick_widget.h"
+
+using namespace gui_test;
+using impetus::render::VisualNodes;
+
+namespace {
+
+/// The first visual node named `name` (a mesh's file stem), with its index; nullptr if none.
+osg::MatrixTransform* visualNamed(MainWindow& window, const std::string& name, size_t* index) {
+  for (size_t i = 0; i < window.presenter().visualCount(); ++i) {
+    osg::MatrixTransform* node = window.presenter().visualNode(i);
+    if (node && node->getName() == name) {
+      if (index) *index = i;
+      return node;
+    }
+  }
+  return nullptr;
+}
+
+/// The angle (rad, in (-pi, pi]) by which a node's matrix turns its x axis about y.
+double turnAboutY(const osg::Matrix& m) {
+  const osg::Vec3d x = osg::Matrix::transform3x3(osg::Vec3d(1, 0, 0), m);
+  return std::atan2(-x.z(), x.x());
+}
+
+}  // namespace
+
+class VisualsGuiTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QDir().mkpath(IMPETUS_TEST_OUTPUT_DIR); }
+
+  void theMf4IsDrawnFromItsVisualsAndItsTreadsMoveWithTheTracks() {
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    QVERIFY(waitSimSeconds(window, 0.3));
+
+    // Drawn from its visuals: the belts, the sprockets, the idlers and eight road wheels.
+    size_t beltIndex = 0, wheelIndex = 0;
+    osg::MatrixTransform* belt = visualNamed(window, "track_belt", &beltIndex);
+    osg::MatrixTransform* wheel = visualNamed(window, "road_wheel", &wheelIndex);
+    QVERIFY(belt && wheel && visualNamed(window, "sprocket", nullptr) &&
+            visualNamed(window, "hull", nullptr));
+    osg::TexMat* tread = VisualNodes::treadTexture(*belt);
+    QVERIFY(tread);
+    const double hullX0 = probe(window, "body.hull.x");
+    const double angle0 = window.lastSnapshot().motorAngles.at(0);  // track_left, World order
+
+    // Drive forward a second: the treads and wheels follow the left track's rotor.
+    auto* drive = window.console()->joystick("drive");
+    QVERIFY(drive);
+    const QPoint c = drive->rect().center();
+    QTest::mousePress(drive, Qt::LeftButton, Qt::NoModifier, c);
+    QTest::mouseMove(drive, c + QPoint(0, -drive->height()), 5);
+    QVERIFY(waitSimSeconds(window, 1.0));
+    QTest::mouseRelease(drive, Qt::LeftButton, Qt::NoModifier, c);
+    QVERIFY(waitSimSeconds(window, 0.5));
+    renderNow(window);
+    const double angle = window.lastSnapshot().motorAngles.at(0);
+    const double travel = (angle - angle0) * 0.09 / 60.0;  // sprocket radius / gear ratio
+    const double driven = probe(window, "body.hull.x") - hullX0;
+    // The belt moved as far as the robot did (tracks slip a little under the turn-in torque).
+    QVERIFY2(driven > 0.5 && std::abs(travel - driven) < 0.15 * driven,
+             qPrintable(QString("belt %1 m, hull %2 m").arg(travel).arg(driven)));
+    // The tread texture's offset is the belt's travel in tread pitches (mod 1), backwards.
+    const double pitch = 0.052089, beltAngle = angle * 0.09 / 60.0;
+    const double offset = tread->getMatrix().getTrans().x();
+    QVERIFY2(std::abs(offset + std::fmod(beltAngle / pitch, 1.0)) < 1e-6,
+             qPrintable(QString("offset %1 for %2 m of belt").arg(offset).arg(beltAngle)));
+    // The road wheel (radius 0.05 m) has turned by the belt's travel over its radius.
+    const double expected = std::remainder(beltAngle / 0.05, 2 * std::numbers::pi);
+    const double turned = turnAboutY(wheel->getMatrix());
+    QVERIFY2(std::abs(std::remainder(turned - expected, 2 * std::numbers::pi)) < 1e-4,
+             qPrintable(QString("wheel at %1 rad, belt says %2").arg(turned).arg(expected)));
+
+    // The collision shapes show over the visuals on demand (View > Overlays), hidden otherwise.
+    const QImage plain = renderNow(window);
+    window.setCollisionShapes(true);
+    const QImage shapes = renderNow(window);
+    window.setCollisionShapes(false);
+    QVERIFY(plain != shapes);
+    QVERIFY(shapes.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/mf4_collision_shapes.png"));
+
+    // Close up: the painted hull, dark running gear.
+    const osg::Vec3d hull(probe(window, "body.hull.x"), probe(window, "body.hull.y"), 0.2);
+    window.viewport()->sceneView().setOrbit(hull, 1.8, -2.3, 0.35);
+    const QImage image = renderNow(window);
+    QVERIFY(image.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/mf4_visuals.png"));
+    const QPoint centre = project(window.viewport(), image, hull);
+    QVERIFY(centre.x() >= 0);
+    const QRgb paint = bestNear(image, centre, 25, [](QRgb p) { return qGreen(p) - qBlue(p); });
+    QVERIFY2(qGreen(paint) > qBlue(paint) + 40, qPrintable(QString::number(paint, 16)));
+  }
+};
+
+int main(int argc, char** argv) {
+  ViewportWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QStandardPaths::setTestModeEnabled(true);
+  QApplication::setOrganizationName("ImpetusTest");
+  VisualsGuiTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "visuals_gui_test.moc"
