@@ -167,6 +167,22 @@ void MainWindow::buildMenus() {
   QAction* flex = overlays->addAction("&Flexing magnified 20 times");
   flex->setCheckable(true);
   connect(flex, &QAction::toggled, this, [this](bool on) { setFlexMagnified(on); });
+  QMenu* quality = view->addMenu("Picture &quality");
+  auto* qualityGroup = new QActionGroup(this);
+  const QString chosen = QSettings().value("view/quality", "auto").toString();
+  const std::pair<const char*, const char*> levels[] = {
+      {"auto", "&Automatic (for this graphics renderer)"},
+      {"off", "&Off: no shadows"},
+      {"low", "&Low: the sun's shadows"},
+      {"high", "&High: sharper shadows"}};
+  for (const auto& [key, text] : levels) {
+    QAction* a = quality->addAction(text, this, [this, key = QString(key)] { setQuality(key); });
+    a->setCheckable(true);
+    a->setChecked(chosen == key);
+    a->setData(QString(key));
+    qualityGroup->addAction(a);
+  }
+  setQuality(chosen);
   view->addSeparator();
   for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
   view->addSeparator();
@@ -267,6 +283,13 @@ void MainWindow::presentScene(const LoadedScene& scene) {
     bodyNames_.push_back(b.name);
     bodyIsDynamic_.push_back(b.isDynamic());
   }
+  // The orbit follows the robot: the body carrying the first onboard camera (a yard's door or
+  // drum may come before the robot in the file), else the first moving body.
+  for (const CameraDesc& c : scene.cameras)
+    if (c.body != World::kGround && scene.world->body(c.body).isDynamic()) {
+      followBody_ = c.body;
+      break;
+    }
   presenter_.build(viewport_->sceneView().sceneRoot(), scene.world->bodies(), scene.geoms,
                    scene.beams, scene.visuals);
   console_->build(scene.console);
@@ -480,6 +503,18 @@ void MainWindow::setOverlayLayers(unsigned layers) {
 
 void MainWindow::setCollisionShapes(bool on) {
   presenter_.setWireframe(on);
+}
+
+void MainWindow::setQuality(const QString& level) {
+  using Choice = ViewportWidget::QualityChoice;
+  const Choice choice = level == "off"    ? Choice::Off
+                        : level == "low"  ? Choice::Low
+                        : level == "high" ? Choice::High
+                                          : Choice::Automatic;
+  viewport_->setQualityChoice(choice);
+  QSettings().setValue("view/quality", level);  // remembered for the next start
+  for (QAction* a : findChildren<QAction*>())
+    if (a->isCheckable() && a->actionGroup() && a->data().toString() == level) a->setChecked(true);
 }
 
 void MainWindow::setFlexMagnified(bool on) {

@@ -78,6 +78,8 @@ class MainWindow : public QMainWindow {
   void setPictureInPicture(const QString& camera);
   void setOverlayLayers(unsigned layers);
   void setCollisionShapes(bool on);
+  /// Picture quality: "auto" (the level for this GL renderer), "off", "low", "high"; remembered.
+  void setQuality(const QString& level);
   /// View > Overlays > Flexing magnified: the beams drawn with their bending
   /// kFlexMagnification times as large (a stiff boom's centimetres made visible).
   static constexpr double kFlexMagnification = 20.0;

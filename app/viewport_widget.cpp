@@ -1,7 +1,10 @@
 #include "viewport_widget.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 #include <algorithm>
@@ -51,17 +54,44 @@ void ViewportWidget::setDefaultSurfaceFormat() {
   QSurfaceFormat format;
   format.setDepthBufferSize(24);
   format.setStencilBufferSize(8);
-  // 4x multisampling smooths edges; on software GL (no GPU) it costs about 10 ms a frame to
-  // present (tools/bench/frame_timing_bench): IMPETUS_GL_SAMPLES=0 turns it off.
+  // 4x multisampling smooths edges; on software GL it costs about 10 ms a frame to present
+  // (tools/bench/frame_timing_bench), so a machine without a GPU's render nodes (/dev/dri: the
+  // format is chosen before any GL context exists to ask) gets none. IMPETUS_GL_SAMPLES=N says.
   bool ok = false;
   const int samples = qEnvironmentVariableIntValue("IMPETUS_GL_SAMPLES", &ok);
-  format.setSamples(ok ? std::max(0, samples) : 4);
+  format.setSamples(ok ? std::max(0, samples) : QFileInfo::exists("/dev/dri") ? 4 : 0);
   QSurfaceFormat::setDefaultFormat(format);
 }
 
 void ViewportWidget::initializeGL() {
   const qreal ratio = devicePixelRatioF();
   view_->initialize(int(width() * ratio), int(height() * ratio));
+  const auto* renderer = context()->functions()->glGetString(GL_RENDERER);
+  glRenderer_ = renderer ? reinterpret_cast<const char*>(renderer) : "";
+  applyQuality();
+}
+
+void ViewportWidget::setQualityChoice(QualityChoice choice) {
+  qualityChoice_ = choice;
+  if (!glRenderer_.empty()) applyQuality();  // else once the context exists
+}
+
+void ViewportWidget::applyQuality() {
+  using Quality = render::SceneView::Quality;
+  switch (qualityChoice_) {
+    case QualityChoice::Automatic:
+      view_->setQuality(render::SceneView::automaticQuality(glRenderer_));
+      break;
+    case QualityChoice::Off:
+      view_->setQuality(Quality::Off);
+      break;
+    case QualityChoice::Low:
+      view_->setQuality(Quality::Low);
+      break;
+    case QualityChoice::High:
+      view_->setQuality(Quality::High);
+      break;
+  }
 }
 
 void ViewportWidget::resizeGL(int width, int height) {

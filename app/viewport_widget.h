@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
 #include <memory>
+#include <string>
 
 #include "impetus/render/scene_view.h"
 
@@ -22,6 +23,13 @@ class ViewportWidget : public QOpenGLWidget {
   render::SceneView& sceneView() { return *view_; }
   /// Frames rendered so far (the GUI tests wait on it).
   long long framesRendered() const { return frames_; }
+  /// Picture quality (render::SceneView::Quality); Automatic: the level this GL renderer holds
+  /// the frame budget at, chosen once the GL context exists.
+  enum class QualityChoice { Automatic, Off, Low, High };
+  void setQualityChoice(QualityChoice choice);
+  QualityChoice qualityChoice() const { return qualityChoice_; }
+  /// GL_RENDERER of the context (empty until the widget is first shown).
+  const std::string& glRenderer() const { return glRenderer_; }
   /// Wall time of the last paintGL (OSG cull + draw calls), seconds.
   double lastPaintSeconds() const { return lastPaintSeconds_; }
   /// Asks for a frame; the time until it is on screen (draw, read-back, composition) is measured.
@@ -56,6 +64,9 @@ class ViewportWidget : public QOpenGLWidget {
   double lastPresentSeconds_ = 0.0;
   QElapsedTimer presentClock_;
   bool perturbing_ = false;  ///< a Ctrl + right drag is on (not forwarded to the camera)
+  QualityChoice qualityChoice_ = QualityChoice::Automatic;
+  std::string glRenderer_;
+  void applyQuality();
 };
 
 }  // namespace impetus::app

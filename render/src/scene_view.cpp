@@ -1,9 +1,14 @@
 #include "impetus/render/scene_view.h"
 
 #include <cmath>
+#include <cstdint>
 
 #include <osg/Light>
 #include <osg/LightSource>
+#include <osg/Program>
+#include <osg/Texture2D>
+#include <osgShadow/ShadowSettings>
+#include <osgShadow/ViewDependentShadowMap>
 #include <osgUtil/IntersectionVisitor>
 #include <osgUtil/LineSegmentIntersector>
 #include <osgViewer/ViewerEventHandlers>
@@ -15,13 +20,71 @@ namespace {
 
 osg::ref_ptr<osg::LightSource> makeSun() {
   osg::ref_ptr<osg::Light> light = new osg::Light(0);
-  light->setPosition({0.4f, -0.3f, 1.0f, 0.0f});  // directional, from above and slightly behind
+  // Directional, from above and behind the default orbit camera's left shoulder: what the
+  // camera sees is lit, and shadows fall behind and beside things, where they show.
+  light->setPosition({-0.35f, -0.6f, 0.85f, 0.0f});
   light->setDiffuse({0.85f, 0.85f, 0.82f, 1.0f});
   light->setAmbient({0.35f, 0.35f, 0.38f, 1.0f});
   osg::ref_ptr<osg::LightSource> source = new osg::LightSource;
   source->setLight(light);
   source->setReferenceFrame(osg::LightSource::ABSOLUTE_RF);
   return source;
+}
+
+/// The shadowed scene's fragment stage (the vertices stay fixed-function: their lighting, and the
+/// shadow map's coordinates on unit 1 from the technique's eye-linear texgen). OSG's own shader
+/// indexes gl_TexCoord with a uniform, which Mesa refuses; the units are constants here. A texel
+/// step > 0 averages four taps (High).
+constexpr const char* kShadowFragmentShader = R"(
+uniform sampler2D baseTexture;
+uniform sampler2DShadow shadowTexture0;
+uniform float shadowTexel;
+void main(void) {
+  vec4 color = texture2D(baseTexture, gl_TexCoord[0].xy);
+  // Compared a little towards the sun (2e-3 of the map's depth range) against acne.
+  vec4 c = gl_TexCoord[1] - vec4(0.0, 0.0, 0.002 * gl_TexCoord[1].w, 0.0);
+  float lit = shadow2DProj(shadowTexture0, c).r;
+  if (shadowTexel > 0.0) {
+    float d = shadowTexel * c.w;
+    lit = 0.25 * (lit + shadow2DProj(shadowTexture0, c + vec4(d, 0.0, 0.0, 0.0)).r +
+                  shadow2DProj(shadowTexture0, c + vec4(0.0, d, 0.0, 0.0)).r +
+                  shadow2DProj(shadowTexture0, c + vec4(d, d, 0.0, 0.0)).r);
+  }
+  // A face turned away from the sun is unlit by the vertex lighting already: no shadow on it
+  // (its own depth is what the casting pass stored, front faces culled: stripes). Its slope in
+  // the shadow map's space, where depth grows away from the sun, says which way it faces.
+  vec3 p = gl_TexCoord[1].xyz / gl_TexCoord[1].w;
+  float towardsSun = cross(dFdx(p), dFdy(p)).z;
+  if (!gl_FrontFacing) towardsSun = -towardsSun;
+  if (towardsSun <= 0.0) lit = 1.0;
+  // In shadow only the ambient share of the light stays (the sun's diffuse is ~0.85 of 1.2).
+  gl_FragColor = color * vec4(mix(0.45 * gl_Color.rgb, gl_Color.rgb, lit), gl_Color.a);
+}
+)";
+
+/// Node mask bit of what casts shadows: the bodies (every bit set), not the ground grid, which
+/// only receives them (casting, its extent would stretch the shadow map's depth range over it).
+constexpr unsigned kCastsShadow = 0x2;
+
+/// View-dependent shadow maps with a steeper depth offset in the casting pass: OSG's default
+/// (1.1, 4) left stripes of self-shadow on lit faces under llvmpipe's 24-bit depth.
+class SunShadowMap : public osgShadow::ViewDependentShadowMap {
+ public:
+  void init() override {
+    osgShadow::ViewDependentShadowMap::init();
+    if (_polygonOffset) {
+      _polygonOffset->setFactor(2.5f);
+      _polygonOffset->setUnits(12.0f);
+    }
+  }
+};
+
+/// White, for what the shadow shader samples on unit 0 where a body has no texture of its own.
+osg::ref_ptr<osg::Texture2D> whiteTexture() {
+  osg::ref_ptr<osg::Image> image = new osg::Image;
+  image->allocateImage(1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE);
+  *reinterpret_cast<std::uint32_t*>(image->data()) = 0xFFFFFFFFu;
+  return new osg::Texture2D(image);
 }
 
 }  // namespace
@@ -33,11 +96,18 @@ SceneView::SceneView()
       orbit_(new osgGA::OrbitManipulator),
       fly_(new osgGA::FirstPersonManipulator),
       overlayRoot_(new osg::Group) {
-  root_->addChild(makeSun());
+  // The sun, the ground and the bodies are one shadowed scene (shadows per setQuality); the
+  // overlays are drawn over it, unshadowed.
+  shadowed_ = new osgShadow::ShadowedScene;
+  shadowed_->setName("shadowed");
+  shadowed_->addChild(makeSun());
   root_->getOrCreateStateSet()->setMode(GL_LIGHT0, osg::StateAttribute::ON);
-  root_->addChild(makeGroundGrid());
+  osg::ref_ptr<osg::Node> ground = makeGroundGrid();
+  ground->setNodeMask(~kCastsShadow);  // receives shadows, casts none
+  shadowed_->addChild(ground);
   sceneRoot_->setName("scene");
-  root_->addChild(sceneRoot_);
+  shadowed_->addChild(sceneRoot_);
+  root_->addChild(shadowed_);
   overlayRoot_->setName("overlays");
   root_->addChild(overlayRoot_);
   viewer_->setSceneData(root_);
@@ -76,6 +146,43 @@ void SceneView::placePictureInPicture() {
   const int w = std::max(1, int(width_ * kPipWidthShare)), h = std::max(1, w * 3 / 4);
   pip_->setViewport(width_ - w - 8, height_ - h - 8, w, h);
   pip_->setProjectionMatrixAsPerspective(60.0, double(w) / h, 0.02, 200.0);
+}
+
+void SceneView::setQuality(Quality quality) {
+  quality_ = quality;
+  if (quality == Quality::Off) {
+    shadowed_->setShadowTechnique(nullptr);
+    shadowed_->setStateSet(nullptr);
+    return;
+  }
+  osg::ref_ptr<osgShadow::ShadowSettings> settings = new osgShadow::ShadowSettings;
+  settings->setLightNum(0);
+  settings->setBaseShadowTextureUnit(1);  // unit 0 is the meshes' own textures (the treads)
+  settings->setTextureSize(quality == Quality::High ? osg::Vec2s(2048, 2048)
+                                                    : osg::Vec2s(1024, 1024));
+  // The view's visible range only (a robot's yard, not the 500 m far plane): a sharper map.
+  settings->setMaximumShadowMapDistance(quality == Quality::High ? 60.0 : 30.0);
+  settings->setShaderHint(osgShadow::ShadowSettings::NO_SHADERS);
+  shadowed_->setShadowSettings(settings);
+  settings->setCastsShadowTraversalMask(kCastsShadow);
+  shadowed_->setShadowTechnique(new SunShadowMap);
+  osg::StateSet* state = shadowed_->getOrCreateStateSet();
+  osg::ref_ptr<osg::Program> program = new osg::Program;
+  program->setName("impetus_shadows");
+  program->addShader(new osg::Shader(osg::Shader::FRAGMENT, kShadowFragmentShader));
+  state->setAttributeAndModes(program);
+  state->setTextureAttributeAndModes(0, whiteTexture());
+  state->getOrCreateUniform("shadowTexel", osg::Uniform::FLOAT)
+      ->set(quality == Quality::High ? 1.0f / 2048.0f : 0.0f);
+}
+
+SceneView::Quality SceneView::automaticQuality(const std::string& glRenderer) {
+  // Software GL rasterises every shadow lookup on the CPU: in the yard at 1280 x 800 under
+  // llvmpipe, Low took frames from 21 to 50 ms to put on screen (49 % late), High to 79 ms; Off
+  // holds the 40 ms frame (0.2 % late; docs/benchmarks.md).
+  for (const char* software : {"llvmpipe", "softpipe", "swrast", "Software Rasterizer"})
+    if (glRenderer.find(software) != std::string::npos) return Quality::Off;
+  return Quality::High;
 }
 
 void SceneView::setPictureInPicture(bool on) {

@@ -103,6 +103,11 @@ osg::ref_ptr<osg::MatrixTransform> VisualNodes::make(const VisualDesc& v) {
                                          osg::StateAttribute::ON | osg::StateAttribute::OVERRIDE);
     }
   }
+  if (v.textureRepeatU != 1.0 || v.textureRepeatV != 1.0) {
+    osg::ref_ptr<osg::TexMat> repeat =
+        new osg::TexMat(osg::Matrix::scale(float(v.textureRepeatU), float(v.textureRepeatV), 1.0f));
+    state->setTextureAttributeAndModes(0, repeat, osg::StateAttribute::ON);
+  }
   if (v.treadPitch > 0.0) {
     osg::ref_ptr<osg::TexMat> texMat = new osg::TexMat;
     texMat->setName("tread");

@@ -669,10 +669,21 @@ class OperatorAppTest : public QObject {
     QVERIFY(window.grab().save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/operator_window_pip.png"));
     osg::Camera* pip = vp->sceneView().pictureInPictureCamera();
     QVERIFY(pip && pip->getViewport()->width() > 100);
-    const QRgb pipCorner = image.pixel(image.width() - 12, 12);
+    // A good share of the corner's pixels change when the inset goes (the uniformly lit ground
+    // fills the same pixels in both views where the gripper camera sees it: about half).
+    const int insetWidth = int(pip->getViewport()->width()),
+              insetHeight = int(pip->getViewport()->height());
     window.setPictureInPicture("");
-    const QRgb plainCorner = renderNow(window).pixel(image.width() - 12, 12);
-    QVERIFY2(pipCorner != plainCorner, "the corner shows another view");
+    const QImage plain = renderNow(window);
+    int changed = 0;
+    for (int y = 10; y < insetHeight; y += 4)
+      for (int x = image.width() - insetWidth; x < image.width() - 10; x += 4)
+        changed += image.pixel(x, y) != plain.pixel(x, y) ? 1 : 0;
+    const int sampled = ((insetHeight - 10 + 3) / 4) * ((insetWidth - 10 + 3) / 4);
+    QVERIFY2(changed > sampled / 5,
+             qPrintable(QString("the corner shows another view: %1 of %2 pixels changed")
+                            .arg(changed)
+                            .arg(sampled)));
 
     // Onboard: the main camera sits where the drive camera is mounted on the hull.
     window.setCamera("drive_camera");

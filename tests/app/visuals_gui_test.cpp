@@ -3,6 +3,8 @@
 // moving with the tracks, the collision shapes still shown on demand, and the screenshots.
 #include <QApplication>
 #include <QDir>
+#include <QPainter>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
 #include <cmath>
@@ -107,6 +109,79 @@ class VisualsGuiTest : public QObject {
     QVERIFY(centre.x() >= 0);
     const QRgb paint = bestNear(image, centre, 25, [](QRgb p) { return qGreen(p) - qBlue(p); });
     QVERIFY2(qGreen(paint) > qBlue(paint) + 40, qPrintable(QString::number(paint, 16)));
+  }
+
+  void theYardIsDrawnWithShadowsAtTheDoorAndAtTheContainer() {
+    // The README's pictures: the MF-4 in the yard at the door and at the container, from behind
+    // and through the gripper camera, with the sun's shadows (Low).
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.setQuality("auto");
+    QVERIFY(QTest::qWaitFor([&] { return !window.viewport()->glRenderer().empty(); }, 5000));
+    using Quality = impetus::render::SceneView::Quality;
+    const Quality automatic =
+        impetus::render::SceneView::automaticQuality(window.viewport()->glRenderer());
+    QCOMPARE(window.viewport()->sceneView().quality(), automatic);
+    // Software GL holds the frame budget without shadows (docs/benchmarks.md), a GPU with them.
+    QCOMPARE(impetus::render::SceneView::automaticQuality("llvmpipe (LLVM 15.0.6, 256 bits)"),
+             Quality::Off);
+    QCOMPARE(impetus::render::SceneView::automaticQuality("Mesa Intel(R) UHD Graphics 630"),
+             Quality::High);
+    window.setQuality("low");
+    QCOMPARE(window.viewport()->sceneView().quality(), Quality::Low);
+    const struct {
+      const char* scene;
+      const char* name;
+    } places[] = {{"mf4-yard.xml", "yard_door"}, {"mf4-yard-container.xml", "yard_container"}};
+    // The README's picture: the four views in a 2 x 2 sheet, each at half size.
+    QImage sheet;
+    int row = 0;
+    for (const auto& place : places) {
+      QVERIFY(window.openScene(QString(IMPETUS_SCENES_DIR) + "/" + place.scene));
+      QVERIFY(waitSimSeconds(window, 0.3));
+      const osg::Vec3d hull(probe(window, "body.hull.x"), probe(window, "body.hull.y"), 0.3);
+      window.setCamera("orbit");
+      window.viewport()->sceneView().setOrbit(hull + osg::Vec3d(0.4, 0, 0), 3.0, -2.6, 0.45);
+      const QImage third = renderNow(window);
+      QVERIFY(third.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/" + place.name + ".png"));
+      // Shadows: the same view without them is brighter where the robot, the walls and the
+      // props keep the sun off the ground (a few thousand pixels), nowhere darker.
+      window.setQuality("off");
+      const QImage flat = renderNow(window);
+      window.setQuality("low");
+      int shaded = 0, darkenedByOff = 0;
+      for (int y = 0; y < third.height(); ++y)
+        for (int x = 0; x < third.width(); ++x) {
+          const int d = brightness(flat.pixel(x, y)) - brightness(third.pixel(x, y));
+          shaded += d > 25 ? 1 : 0;
+          darkenedByOff += d < -25 ? 1 : 0;
+        }
+      QVERIFY2(shaded > 2000 && darkenedByOff < shaded / 20,
+               qPrintable(QString("%1 pixels shaded, %2 brighter with shadows")
+                              .arg(shaded)
+                              .arg(darkenedByOff)));
+      window.setCamera("gripper_camera");
+      const QImage gripper = renderNow(window);
+      QVERIFY(gripper.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/" + place.name + "_gripper.png"));
+      window.setCamera("orbit");
+      const QSize half = third.size() / 2;
+      if (sheet.isNull()) {
+        sheet = QImage(half.width() * 2, half.height() * 2, QImage::Format_RGB32);
+        sheet.fill(Qt::black);
+      }
+      QPainter painter(&sheet);
+      painter.drawImage(QRect(QPoint(0, row * half.height()), half), third);
+      painter.drawImage(QRect(QPoint(half.width(), row * half.height()), half), gripper);
+      ++row;
+    }
+    QVERIFY(sheet.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/yard.jpg", "JPG", 85));
+    // The choice is remembered (QSettings) and Off turns the shadows off.
+    window.setQuality("off");
+    QCOMPARE(window.viewport()->sceneView().quality(), Quality::Off);
+    QCOMPARE(QSettings().value("view/quality").toString(), QString("off"));
+    window.setQuality("auto");
   }
 };
 

@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "console_panel.h"
@@ -52,6 +53,9 @@ int main(int argc, char** argv) {
   impetus::app::MainWindow window;
   window.resize(1280, 800);
   window.show();
+  // Picture quality: IMPETUS_QUALITY=auto|off|low|high (default auto, as a fresh install).
+  const char* quality = std::getenv("IMPETUS_QUALITY");
+  window.setQuality(quality ? quality : "auto");
   if (!window.openScene(scene)) return 1;
   impetus::app::JoystickWidget* drive = window.console()->joystick(argc > 3 ? argv[3] : "drive");
 
@@ -80,6 +84,9 @@ int main(int argc, char** argv) {
   QApplication::exec();
   const double simSeconds = window.simulation().snapshot().time - simStart;
   std::printf("gl_samples: %d\n", QSurfaceFormat::defaultFormat().samples());
+  static const char* const kQualities[] = {"off", "low", "high"};
+  std::printf("renderer: %s\nquality: %s\n", window.viewport()->glRenderer().c_str(),
+              kQualities[static_cast<int>(window.viewport()->sceneView().quality())]);
   std::printf("scene: %s\nwall_seconds: %.1f\nsim_seconds: %.1f\nframes: %zu\n",
               qPrintable(window.sceneName()), wall.nsecsElapsed() * 1e-9, simSeconds,
               interval.values.size());

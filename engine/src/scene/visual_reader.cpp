@@ -51,7 +51,7 @@ std::optional<VisualDesc> readVisual(
   };
   const auto missing = [&](const std::string& path) { return relocate && !std::ifstream(path); };
   r.allow(e, {"mesh", "type", "size", "radius", "length", "pos", "quat", "scale", "color",
-              "texture", "track_motor", "roll_radius", "tread_pitch"});
+              "texture", "track_motor", "roll_radius", "tread_pitch", "texture_repeat"});
   VisualDesc v;
   v.body = body;
   v.position = r.vec3(e, "pos", Vec3::Zero());
@@ -113,6 +113,14 @@ std::optional<VisualDesc> readVisual(
     std::string problem;
     if (!readableImage(v.texture, problem))
       r.fail(e, "visual texture '" + *texture + "': " + problem);
+  }
+  if (e->Attribute("texture_repeat")) {
+    const std::vector<double> repeat = r.numbers(e, "texture_repeat");
+    if (repeat.size() != 2 || !(repeat[0] > 0) || !(repeat[1] > 0))
+      r.fail(e, "texture_repeat must be 2 positive numbers (u v)");
+    if (e->Attribute("tread_pitch")) r.fail(e, "a belt's texture repeats once (tread_pitch)");
+    v.textureRepeatU = repeat[0];
+    v.textureRepeatV = repeat[1];
   }
   if (const auto motor = r.text(e, "track_motor")) {
     for (const ShapeDesc& g : bodyGeoms)

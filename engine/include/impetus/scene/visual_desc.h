@@ -15,12 +15,15 @@ struct VisualDesc {
   enum class Kind { Mesh, Box, Sphere, Cylinder, Capsule };
   int body = 0;  ///< BodyId of the body it moves with
   Kind kind = Kind::Mesh;
-  std::string mesh;              ///< file as opened (OBJ with its MTL, STL, .osgt), Kind::Mesh
-  std::string texture;           ///< image file laid over it (empty: the mesh's own materials)
-  Vec3 size = Vec3::Zero();      ///< box: full edge lengths (m)
-  double radius = 0.0;           ///< sphere, cylinder, capsule (m)
-  double length = 0.0;           ///< cylinder, capsule: along the local z axis (m)
-  Vec3 position = Vec3::Zero();  ///< in the body frame (m)
+  std::string mesh;     ///< file as opened (OBJ with its MTL, STL, .osgt), Kind::Mesh
+  std::string texture;  ///< image file laid over it (empty: the mesh's own materials)
+  /// How many times the texture repeats across each face along u and v (a 40 m yard's 2 m
+  /// concrete: 20 20). Not with tread_pitch.
+  double textureRepeatU = 1.0, textureRepeatV = 1.0;
+  Vec3 size = Vec3::Zero();                    ///< box: full edge lengths (m)
+  double radius = 0.0;                         ///< sphere, cylinder, capsule (m)
+  double length = 0.0;                         ///< cylinder, capsule: along the local z axis (m)
+  Vec3 position = Vec3::Zero();                ///< in the body frame (m)
   Quat orientation = Quat::Identity();         ///< in the body frame
   Vec3 scale = Vec3::Ones();                   ///< of the mesh, along its own axes
   std::optional<std::array<float, 4>> colour;  ///< RGBA 0..1, over the mesh's materials

@@ -9,8 +9,10 @@
 #include <osgGA/EventQueue>
 #include <osgGA/FirstPersonManipulator>
 #include <osgGA/OrbitManipulator>
+#include <osgShadow/ShadowedScene>
 #include <osgViewer/GraphicsWindow>
 #include <osgViewer/Viewer>
+#include <string>
 #include <utility>
 
 namespace impetus::render {
@@ -57,14 +59,27 @@ class SceneView {
   /// Debug overlays go here (drawn in the main view and the picture-in-picture).
   osg::Group* overlayRoot() const { return overlayRoot_.get(); }
 
+  /// How much the picture costs: Off draws the lit scene as it is; Low adds the sun's shadows
+  /// (view-dependent shadow maps, 1024^2); High sharper ones (2048^2, smaller filter steps).
+  enum class Quality { Off, Low, High };
+  void setQuality(Quality quality);
+  Quality quality() const { return quality_; }
+  /// The level a renderer holds the frame budget at: software GL (llvmpipe, softpipe, swrast)
+  /// Off, a GPU High. `glRenderer` is GL_RENDERER.
+  static Quality automaticQuality(const std::string& glRenderer);
+  /// The shadowed part of the scene (the sun, the ground, the bodies; not the overlays).
+  osgShadow::ShadowedScene* shadowedScene() const { return shadowed_.get(); }
+
   /// Puts the orbit camera at `distance` from `center`, looking from azimuth/elevation (rad).
   void setOrbit(const osg::Vec3d& center, double distance, double azimuth, double elevation);
 
  private:
   osg::ref_ptr<osgViewer::Viewer> viewer_;
   osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window_;
-  osg::ref_ptr<osg::Group> root_;       ///< lights + ground + scene
-  osg::ref_ptr<osg::Group> sceneRoot_;  ///< bodies of the loaded scene go here
+  osg::ref_ptr<osg::Group> root_;                    ///< lights + ground + scene
+  osg::ref_ptr<osg::Group> sceneRoot_;               ///< bodies of the loaded scene go here
+  osg::ref_ptr<osgShadow::ShadowedScene> shadowed_;  ///< sun, ground and bodies
+  Quality quality_ = Quality::Off;
   osg::ref_ptr<osgGA::OrbitManipulator> orbit_;
   osg::ref_ptr<osgGA::FirstPersonManipulator> fly_;
   osg::ref_ptr<osg::Group> overlayRoot_;
