@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <numbers>
 
 #include "console_panel.h"
 #include "exercise_panel.h"
@@ -479,9 +480,10 @@ void MainWindow::setCamera(const QString& mode) {
   cameraMode_ = mode;
   if (mode == "fly")
     view.setCameraMode(render::SceneView::CameraMode::Fly);
-  else if (findCamera(mode))
+  else if (const CameraDesc* onboard = findCamera(mode)) {
+    view.setOnboardLens(onboard->fieldOfView * 180.0 / std::numbers::pi);
     view.setCameraMode(render::SceneView::CameraMode::Onboard);
-  else {
+  } else {
     cameraMode_ = "orbit";
     view.setCameraMode(render::SceneView::CameraMode::Orbit);
   }
@@ -490,7 +492,11 @@ void MainWindow::setCamera(const QString& mode) {
 }
 
 void MainWindow::setPictureInPicture(const QString& camera) {
-  pipCamera_ = findCamera(camera) ? camera : QString();
+  const CameraDesc* pip = findCamera(camera);
+  pipCamera_ = pip ? camera : QString();
+  if (pip)
+    viewport_->sceneView().setPictureInPictureLens(pip->fieldOfView * 180.0 / std::numbers::pi,
+                                                   pip->width, pip->height);
   viewport_->sceneView().setPictureInPicture(!pipCamera_.isEmpty());
 }
 

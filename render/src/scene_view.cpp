@@ -143,9 +143,10 @@ void SceneView::initialize(int width, int height) {
 
 void SceneView::placePictureInPicture() {
   if (!pip_) return;
-  const int w = std::max(1, int(width_ * kPipWidthShare)), h = std::max(1, w * 3 / 4);
+  const int w = std::max(1, int(width_ * kPipWidthShare));
+  const int h = std::max(1, std::min(height_ - 16, int(std::lround(w / pipAspect_))));
   pip_->setViewport(width_ - w - 8, height_ - h - 8, w, h);
-  pip_->setProjectionMatrixAsPerspective(60.0, double(w) / h, 0.02, 200.0);
+  pip_->setProjectionMatrixAsPerspective(pipFov_, double(w) / h, 0.02, 200.0);
 }
 
 void SceneView::setQuality(Quality quality) {
@@ -215,10 +216,28 @@ void SceneView::setCameraMode(CameraMode mode) {
       viewer_->setCameraManipulator(nullptr, false);
       break;
   }
+  if (window_) applyProjection();
 }
 
 void SceneView::setOrbitCenter(const osg::Vec3d& center) {
   orbit_->setCenter(center);
+}
+
+void SceneView::setOnboardLens(double fieldOfViewDegrees) {
+  onboardFov_ = fieldOfViewDegrees;
+  applyProjection();
+}
+
+void SceneView::setPictureInPictureLens(double fieldOfViewDegrees, int width, int height) {
+  pipFov_ = fieldOfViewDegrees;
+  pipAspect_ = double(std::max(width, 1)) / std::max(height, 1);
+  if (pictureInPicture()) placePictureInPicture();
+}
+
+void SceneView::applyProjection() {
+  const double fov = mode_ == CameraMode::Onboard ? onboardFov_ : 45.0;
+  viewer_->getCamera()->setProjectionMatrixAsPerspective(fov, double(width_) / std::max(height_, 1),
+                                                         0.05, 500.0);
 }
 
 void SceneView::setOnboardView(const osg::Matrixd& cameraToWorld) {
@@ -233,8 +252,7 @@ void SceneView::resize(int width, int height) {
   window_->resized(0, 0, width, height);
   window_->getEventQueue()->windowResize(0, 0, width, height);
   viewer_->getCamera()->setViewport(0, 0, width, height);
-  viewer_->getCamera()->setProjectionMatrixAsPerspective(45.0, double(width) / std::max(height, 1),
-                                                         0.05, 500.0);
+  applyProjection();
   if (pictureInPicture()) placePictureInPicture();
 }
 

@@ -164,6 +164,11 @@ class VisualsGuiTest : public QObject {
                               .arg(darkenedByOff)));
       window.setCamera("gripper_camera");
       const QImage gripper = renderNow(window);
+      // Through the gripper camera's own lens (robots/mf4.xml: 75 degrees vertical).
+      double fovy = 0, aspect = 0, zNear = 0, zFar = 0;
+      window.viewport()->sceneView().camera()->getProjectionMatrixAsPerspective(fovy, aspect, zNear,
+                                                                                zFar);
+      QVERIFY2(std::abs(fovy - 75.0) < 1e-6, qPrintable(QString::number(fovy)));
       QVERIFY(gripper.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/" + place.name + "_gripper.png"));
       window.setCamera("orbit");
       const QSize half = third.size() / 2;
@@ -177,6 +182,12 @@ class VisualsGuiTest : public QObject {
       ++row;
     }
     QVERIFY(sheet.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/yard.jpg", "JPG", 85));
+    // The picture in picture takes the camera's picture's aspect (640 x 480).
+    window.setPictureInPicture("gripper_camera");
+    const osg::Viewport* inset =
+        window.viewport()->sceneView().pictureInPictureCamera()->getViewport();
+    QVERIFY(std::abs(inset->width() / inset->height() - 640.0 / 480.0) < 0.01);
+    window.setPictureInPicture("");
     // The choice is remembered (QSettings) and Off turns the shadows off.
     window.setQuality("off");
     QCOMPARE(window.viewport()->sceneView().quality(), Quality::Off);

@@ -254,6 +254,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<scheme>\n<block "
                  "type='grapple' name='s' grapple='nope'/>\n</scheme>\n</scene>",
                  "unknown grapple 'nope'"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<camera name='c' "
+                 "body='a' fov='200 deg'/>\n</scene>",
+                 "bad.xml:3: camera 'c': fov must be between 0 and 180 degrees"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<camera name='c' "
+                 "body='a' resolution='640.5 480'/>\n</scene>",
+                 "bad.xml:3: camera 'c': resolution must be 2 whole numbers"},
         // <visual>: a missing or unreadable mesh or texture names the file.
         BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'>\n<visual "
                  "mesh='no-such-mesh.obj'/>\n</body>\n</scene>",

@@ -607,7 +607,7 @@ class Loader : private XmlReader {
   }
 
   void readCamera(const XMLElement* e) {
-    allow(e, {"name", "body", "pos", "quat"});
+    allow(e, {"name", "body", "pos", "quat", "fov", "resolution"});
     CameraDesc c;
     c.name = own(required(e, "name"));
     claim(e, "camera", c.name);
@@ -616,6 +616,19 @@ class Loader : private XmlReader {
     if (c.body < 0) fail(e, "camera '" + c.name + "': unknown body '" + body + "'");
     c.position = vec3(e, "pos", Vec3::Zero());
     c.orientation = quat(e, "quat");
+    if (e->Attribute("fov")) {
+      c.fieldOfView = number(e, "fov");
+      if (!(c.fieldOfView > 0.0 && c.fieldOfView < std::numbers::pi))
+        fail(e, "camera '" + c.name + "': fov must be between 0 and 180 degrees (vertical)");
+    }
+    if (e->Attribute("resolution")) {
+      const std::vector<double> r = numbers(e, "resolution");
+      if (r.size() != 2 || !(r[0] >= 1 && r[0] <= 16384 && r[1] >= 1 && r[1] <= 16384) ||
+          r[0] != std::floor(r[0]) || r[1] != std::floor(r[1]))
+        fail(e, "camera '" + c.name + "': resolution must be 2 whole numbers of pixels (w h)");
+      c.width = static_cast<int>(r[0]);
+      c.height = static_cast<int>(r[1]);
+    }
     out_.cameras.push_back(c);
   }
 

@@ -36,8 +36,10 @@ class SceneError : public std::runtime_error {
 struct CameraDesc {
   std::string name;
   BodyId body = World::kGround;
-  Vec3 position = Vec3::Zero();         ///< in the body frame (m)
-  Quat orientation = Quat::Identity();  ///< looks along its -z, up +y (OpenGL convention)
+  Vec3 position = Vec3::Zero();             ///< in the body frame (m)
+  Quat orientation = Quat::Identity();      ///< looks along its -z, up +y (OpenGL convention)
+  double fieldOfView = 1.0471975511965976;  ///< vertical (rad; 60 degrees unless given)
+  int width = 640, height = 480;            ///< the picture it gives (pixels): its aspect
 };
 
 struct LoadedScene {

@@ -51,6 +51,12 @@ class SceneView {
   void setOrbitCenter(const osg::Vec3d& center);
   /// The onboard camera's pose: camera frame -> world (looks along its -z, up +y).
   void setOnboardView(const osg::Matrixd& cameraToWorld);
+  /// The onboard camera's lens: vertical field of view (degrees), kept while the main view is
+  /// onboard (the window's aspect); the orbit and free views use 45 degrees.
+  void setOnboardLens(double fieldOfViewDegrees);
+  /// The picture in picture's lens and picture: vertical field of view (degrees) and the
+  /// camera's resolution, whose aspect the inset takes (its width a share of the window's).
+  void setPictureInPictureLens(double fieldOfViewDegrees, int width, int height);
   /// A second, smaller view in the top-right corner from `cameraToWorld` (an onboard camera).
   void setPictureInPicture(bool on);
   bool pictureInPicture() const { return pip_ && pip_->getNodeMask() != 0; }
@@ -85,6 +91,8 @@ class SceneView {
   osg::ref_ptr<osg::Group> overlayRoot_;
   osg::ref_ptr<osg::Camera> pip_;
   CameraMode mode_ = CameraMode::Orbit;
+  double onboardFov_ = 60.0, pipFov_ = 60.0, pipAspect_ = 4.0 / 3.0;  ///< degrees; w / h
+  void applyProjection();
   int width_ = 1, height_ = 1;
   void placePictureInPicture();
 };
