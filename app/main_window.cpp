@@ -276,6 +276,9 @@ bool MainWindow::openScene(const QString& path) {
 void MainWindow::presentScene(const LoadedScene& scene) {
   sceneName_ = scene.name;
   cameras_ = scene.cameras;
+  lights_ = scene.lights;
+  viewport_->sceneView().lighting().setLamps(lights_);
+  viewport_->sceneView().setFog(scene.fog);
   bodyNames_.clear();
   bodyIsDynamic_.clear();
   followBody_ = -1;
@@ -380,6 +383,7 @@ void MainWindow::onFrame() {
     if (snapshot_.exercise.present) exercise_->showStatus(snapshot_.exercise, snapshot_.time);
     if (!plots_->plotted().isEmpty()) plots_->append(sim_.takeSamples());
     followCameras();
+    placeLamps();
     if (perturbBody_ >= 0 && size_t(perturbBody_) < snapshot_.positions.size())
       overlay_.setSpring(std::pair(snapshot_.positions[size_t(perturbBody_)], perturbTarget_));
     if (overlay_.layers() || perturbBody_ >= 0)
@@ -403,6 +407,23 @@ void MainWindow::followCameras() {
     view.setOnboardView(cameraToWorld(*onboard));
   if (const CameraDesc* pip = findCamera(pipCamera_))
     view.setPictureInPictureView(cameraToWorld(*pip));
+}
+
+void MainWindow::placeLamps() {
+  std::vector<render::SceneLighting::LampState> lamps(lights_.size());
+  const auto toOsg = [](const Vec3& v) {
+    return osg::Vec3(float(v.x()), float(v.y()), float(v.z()));
+  };
+  for (size_t i = 0; i < lights_.size(); ++i) {
+    const LightDesc& l = lights_[i];
+    const size_t body = static_cast<size_t>(l.body);
+    if (body >= snapshot_.positions.size()) continue;
+    lamps[i].position =
+        toOsg(snapshot_.positions[body] + snapshot_.orientations[body] * l.position);
+    lamps[i].direction = toOsg(snapshot_.orientations[body] * l.direction);
+    lamps[i].on = i < snapshot_.lightsOn.size() && snapshot_.lightsOn[i];
+  }
+  viewport_->sceneView().lighting().placeLamps(lamps);
 }
 
 void MainWindow::updateStatus() {

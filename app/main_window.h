@@ -153,6 +153,8 @@ class MainWindow : public QMainWindow {
   void updateStatus();
   /// Orbit centre on the robot, onboard and picture-in-picture views at the snapshot's poses.
   void followCameras();
+  /// Moves the lamps with their bodies and switches them as the snapshot says.
+  void placeLamps();
   void openSceneDialog();
   void screenshotDialog();
   void showAbout();
@@ -179,7 +181,8 @@ class MainWindow : public QMainWindow {
   Vec3 perturbPlanePoint_ = Vec3::Zero(), perturbPlaneNormal_ = Vec3::UnitZ();
   Vec3 perturbTarget_ = Vec3::Zero();
   std::vector<CameraDesc> cameras_;
-  int followBody_ = -1;  ///< the orbit camera's centre (the robot), or -1
+  std::vector<LightDesc> lights_;  ///< the robots' lamps, placed every frame (placeLamps)
+  int followBody_ = -1;            ///< the orbit camera's centre (the robot), or -1
   QString cameraMode_ = "orbit";
   QString pipCamera_;
 

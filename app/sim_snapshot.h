@@ -47,6 +47,7 @@ struct Snapshot {
   std::vector<double> motorAngles;  ///< per motor (World order), rotor angle (rad): tracks' treads
   /// Console controls in ConsoleDesc order: a lamp's or readout's value (0 for other kinds).
   std::vector<double> indicators;
+  std::vector<char> lightsOn;           ///< per scene light (LoadedScene::lights): switched on
   std::vector<ContactMark> contacts;    ///< only while overlays are shown
   std::vector<JointMark> joints;        ///< only while overlays are shown
   render::BalanceMarks balance;         ///< only while overlays are shown

@@ -77,6 +77,7 @@ std::unique_ptr<Simulation> SimulationThread::stop() {
   hasSimulation_ = false;
   exercise_.reset();
   indicators_.clear();
+  lightSwitches_.clear();
   plotProbes_.clear();
   return std::move(sim_);
 }
@@ -96,6 +97,13 @@ void SimulationThread::resolveIndicators() {
     }
     indicators_.push_back(std::move(read));
   }
+  // A light's signal was checked when the scene loaded (checkLights); none: always on.
+  lightSwitches_.clear();
+  for (const LightDesc& l : scene.lights)
+    lightSwitches_.push_back(
+        l.signal.empty() ? Probe([] { return 1.0; })
+                         : resolveIndicatorSignal(
+                               sim_->world(), scene.scheme ? &*scene.scheme : nullptr, l.signal));
 }
 
 void SimulationThread::fillExercise(ExerciseStatus& out) const {
@@ -305,6 +313,7 @@ void SimulationThread::publish() {
   }
   for (int m = 0; m < world.motorCount(); ++m) s.motorAngles.push_back(world.motor(m).angle());
   for (const auto& read : indicators_) s.indicators.push_back(read ? read() : 0.0);
+  for (const auto& read : lightSwitches_) s.lightsOn.push_back(read() > 0.5);
   if (overlayData_) {
     const double dt = world.lastSubstepDuration();
     for (const ContactPoint& c : world.contacts()) {

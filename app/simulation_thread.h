@@ -119,8 +119,9 @@ class SimulationThread {
   std::vector<Probe> plotProbes_;
   std::vector<ProbeSample> samples_;  ///< guarded by samplesMutex_
   std::mutex samplesMutex_;
-  std::vector<std::function<double()>> indicators_;  ///< per console control (null: none)
-  std::vector<double> frameStepSeconds_;             ///< the last frame's step times (ring)
+  std::vector<std::function<double()>> indicators_;     ///< per console control (null: none)
+  std::vector<std::function<double()>> lightSwitches_;  ///< per scene light: its signal
+  std::vector<double> frameStepSeconds_;                ///< the last frame's step times (ring)
   size_t frameStepCursor_ = 0;
   std::string failure_;
   std::atomic<long long> lateSteps_{0};  ///< written by the thread, published by either

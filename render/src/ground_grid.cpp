@@ -6,6 +6,8 @@
 #include <osg/Material>
 #include <osg/PolygonOffset>
 
+#include "impetus/render/scene_lighting.h"
+
 #include <initializer_list>
 
 namespace impetus::render {
@@ -26,6 +28,7 @@ osg::ref_ptr<osg::Geometry> makeLines(const osg::ref_ptr<osg::Vec3Array>& vertic
   geometry->addPrimitiveSet(new osg::DrawArrays(GL_LINES, 0, static_cast<int>(vertices->size())));
   osg::StateSet* state = geometry->getOrCreateStateSet();
   state->setMode(GL_LIGHTING, osg::StateAttribute::OFF);  // lines keep their colour at any angle
+  SceneLighting::markUnlit(*state);
   state->setAttributeAndModes(new osg::LineWidth(width));
   return geometry;
 }

@@ -8,6 +8,8 @@
 #include <osg/ShapeDrawable>
 #include <osgUtil/SmoothingVisitor>
 
+#include "impetus/render/scene_lighting.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -42,6 +44,7 @@ void applyMaterial(osg::Geode& geode) {
   material->setShininess(osg::Material::FRONT_AND_BACK, 24.0f);
   geode.getOrCreateStateSet()->setAttributeAndModes(material);
   geode.getOrCreateStateSet()->setMode(GL_NORMALIZE, osg::StateAttribute::ON);
+  SceneLighting::markColourMaterial(*geode.getOrCreateStateSet());
 }
 
 osg::ref_ptr<osg::Drawable> makeDrawable(const ShapeDesc& s, const osg::Vec4& colour) {

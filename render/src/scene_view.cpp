@@ -1,12 +1,7 @@
 #include "impetus/render/scene_view.h"
 
 #include <cmath>
-#include <cstdint>
 
-#include <osg/Light>
-#include <osg/LightSource>
-#include <osg/Program>
-#include <osg/Texture2D>
 #include <osgShadow/ShadowSettings>
 #include <osgShadow/ViewDependentShadowMap>
 #include <osgUtil/IntersectionVisitor>
@@ -17,50 +12,6 @@
 
 namespace impetus::render {
 namespace {
-
-osg::ref_ptr<osg::LightSource> makeSun() {
-  osg::ref_ptr<osg::Light> light = new osg::Light(0);
-  // Directional, from above and behind the default orbit camera's left shoulder: what the
-  // camera sees is lit, and shadows fall behind and beside things, where they show.
-  light->setPosition({-0.35f, -0.6f, 0.85f, 0.0f});
-  light->setDiffuse({0.85f, 0.85f, 0.82f, 1.0f});
-  light->setAmbient({0.35f, 0.35f, 0.38f, 1.0f});
-  osg::ref_ptr<osg::LightSource> source = new osg::LightSource;
-  source->setLight(light);
-  source->setReferenceFrame(osg::LightSource::ABSOLUTE_RF);
-  return source;
-}
-
-/// The shadowed scene's fragment stage (the vertices stay fixed-function: their lighting, and the
-/// shadow map's coordinates on unit 1 from the technique's eye-linear texgen). OSG's own shader
-/// indexes gl_TexCoord with a uniform, which Mesa refuses; the units are constants here. A texel
-/// step > 0 averages four taps (High).
-constexpr const char* kShadowFragmentShader = R"(
-uniform sampler2D baseTexture;
-uniform sampler2DShadow shadowTexture0;
-uniform float shadowTexel;
-void main(void) {
-  vec4 color = texture2D(baseTexture, gl_TexCoord[0].xy);
-  // Compared a little towards the sun (2e-3 of the map's depth range) against acne.
-  vec4 c = gl_TexCoord[1] - vec4(0.0, 0.0, 0.002 * gl_TexCoord[1].w, 0.0);
-  float lit = shadow2DProj(shadowTexture0, c).r;
-  if (shadowTexel > 0.0) {
-    float d = shadowTexel * c.w;
-    lit = 0.25 * (lit + shadow2DProj(shadowTexture0, c + vec4(d, 0.0, 0.0, 0.0)).r +
-                  shadow2DProj(shadowTexture0, c + vec4(0.0, d, 0.0, 0.0)).r +
-                  shadow2DProj(shadowTexture0, c + vec4(d, d, 0.0, 0.0)).r);
-  }
-  // A face turned away from the sun is unlit by the vertex lighting already: no shadow on it
-  // (its own depth is what the casting pass stored, front faces culled: stripes). Its slope in
-  // the shadow map's space, where depth grows away from the sun, says which way it faces.
-  vec3 p = gl_TexCoord[1].xyz / gl_TexCoord[1].w;
-  float towardsSun = cross(dFdx(p), dFdy(p)).z;
-  if (!gl_FrontFacing) towardsSun = -towardsSun;
-  if (towardsSun <= 0.0) lit = 1.0;
-  // In shadow only the ambient share of the light stays (the sun's diffuse is ~0.85 of 1.2).
-  gl_FragColor = color * vec4(mix(0.45 * gl_Color.rgb, gl_Color.rgb, lit), gl_Color.a);
-}
-)";
 
 /// Node mask bit of what casts shadows: the bodies (every bit set), not the ground grid, which
 /// only receives them (casting, its extent would stretch the shadow map's depth range over it).
@@ -79,14 +30,6 @@ class SunShadowMap : public osgShadow::ViewDependentShadowMap {
   }
 };
 
-/// White, for what the shadow shader samples on unit 0 where a body has no texture of its own.
-osg::ref_ptr<osg::Texture2D> whiteTexture() {
-  osg::ref_ptr<osg::Image> image = new osg::Image;
-  image->allocateImage(1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE);
-  *reinterpret_cast<std::uint32_t*>(image->data()) = 0xFFFFFFFFu;
-  return new osg::Texture2D(image);
-}
-
 }  // namespace
 
 SceneView::SceneView()
@@ -100,13 +43,13 @@ SceneView::SceneView()
   // overlays are drawn over it, unshadowed.
   shadowed_ = new osgShadow::ShadowedScene;
   shadowed_->setName("shadowed");
-  shadowed_->addChild(makeSun());
-  root_->getOrCreateStateSet()->setMode(GL_LIGHT0, osg::StateAttribute::ON);
+  lighting_ = std::make_unique<SceneLighting>(shadowed_.get());
   osg::ref_ptr<osg::Node> ground = makeGroundGrid();
   ground->setNodeMask(~kCastsShadow);  // receives shadows, casts none
   shadowed_->addChild(ground);
   sceneRoot_->setName("scene");
   shadowed_->addChild(sceneRoot_);
+  root_->addChild(sky_.node());
   root_->addChild(shadowed_);
   overlayRoot_->setName("overlays");
   root_->addChild(overlayRoot_);
@@ -153,7 +96,7 @@ void SceneView::setQuality(Quality quality) {
   quality_ = quality;
   if (quality == Quality::Off) {
     shadowed_->setShadowTechnique(nullptr);
-    shadowed_->setStateSet(nullptr);
+    lighting_->setShadows(false, 0.0f);
     return;
   }
   osg::ref_ptr<osgShadow::ShadowSettings> settings = new osgShadow::ShadowSettings;
@@ -167,14 +110,14 @@ void SceneView::setQuality(Quality quality) {
   shadowed_->setShadowSettings(settings);
   settings->setCastsShadowTraversalMask(kCastsShadow);
   shadowed_->setShadowTechnique(new SunShadowMap);
-  osg::StateSet* state = shadowed_->getOrCreateStateSet();
-  osg::ref_ptr<osg::Program> program = new osg::Program;
-  program->setName("impetus_shadows");
-  program->addShader(new osg::Shader(osg::Shader::FRAGMENT, kShadowFragmentShader));
-  state->setAttributeAndModes(program);
-  state->setTextureAttributeAndModes(0, whiteTexture());
-  state->getOrCreateUniform("shadowTexel", osg::Uniform::FLOAT)
-      ->set(quality == Quality::High ? 1.0f / 2048.0f : 0.0f);
+  lighting_->setShadows(true, quality == Quality::High ? 1.0f / 2048.0f : 0.0f);
+}
+
+void SceneView::setFog(const std::optional<FogDesc>& fog) {
+  lighting_->setFog(fog);
+  sky_.setFogColour(
+      fog ? std::optional(osg::Vec4(fog->colour[0], fog->colour[1], fog->colour[2], 1.0f))
+          : std::nullopt);
 }
 
 SceneView::Quality SceneView::automaticQuality(const std::string& glRenderer) {

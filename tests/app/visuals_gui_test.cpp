@@ -3,9 +3,11 @@
 // moving with the tracks, the collision shapes still shown on demand, and the screenshots.
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QPainter>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
 #include <numbers>
@@ -150,6 +152,7 @@ class VisualsGuiTest : public QObject {
       // props keep the sun off the ground (a few thousand pixels), nowhere darker.
       window.setQuality("off");
       const QImage flat = renderNow(window);
+      QVERIFY(flat.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/" + place.name + "_unshadowed.png"));
       window.setQuality("low");
       int shaded = 0, darkenedByOff = 0;
       for (int y = 0; y < third.height(); ++y)
@@ -192,6 +195,130 @@ class VisualsGuiTest : public QObject {
     window.setQuality("off");
     QCOMPARE(window.viewport()->sceneView().quality(), Quality::Off);
     QCOMPARE(QSettings().value("view/quality").toString(), QString("off"));
+    window.setQuality("auto");
+  }
+
+  void theHeadlightLightsTheWayWhenSwitchedOn() {
+    // robots/mf4.xml's headlight on the console's Light toggle (key L): the door ahead gets
+    // brighter in the beam, in the cheapest picture quality too (the lamp needs per-pixel
+    // lighting: a door is two triangles), and the scene goes back to per-vertex when it is off.
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.setQuality("off");
+    QVERIFY(window.openScene(QString(IMPETUS_SCENES_DIR) + "/mf4-yard.xml"));
+    QVERIFY(waitSimSeconds(window, 0.3));
+    impetus::render::SceneLighting& lighting = window.viewport()->sceneView().lighting();
+    QCOMPARE(lighting.lampsLit(), 0);
+    QCOMPARE(lighting.pipeline(), impetus::render::SceneLighting::Pipeline::FixedFunction);
+    // Behind the robot and to its right, looking at the door 0.84 m ahead of the hull centre.
+    const osg::Vec3d hull(probe(window, "body.hull.x"), probe(window, "body.hull.y"),
+                          probe(window, "body.hull.z"));
+    window.viewport()->sceneView().setOrbit(hull, 2.2, std::numbers::pi + 0.6, 0.3);
+    const QImage dark = renderNow(window);
+    QTest::keyClick(window.viewport(), Qt::Key_L);
+    QVERIFY(waitSimSeconds(window, 0.1));
+    const QImage lit = renderNow(window);
+    QVERIFY(lit.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/mf4_headlight.png"));
+    QCOMPARE(lighting.lampsLit(), 1);
+    QCOMPARE(lighting.pipeline(), impetus::render::SceneLighting::Pipeline::Lamps);
+    // Where the beam meets the door, 0.49 m from the lamp (0.35 m ahead of the hull centre,
+    // 0.115 m up; its axis dips 0.15 m a metre), beside the arm. The sun gives the door
+    // 0.39 + 0.8 cos(56 deg) = 0.84 of its colour; the lamp adds 1.2 / (1 + (0.49 / 6)^2) = 1.19
+    // on its axis: 2.4 times as bright. The brightest spot near there must be > 1.8 times.
+    const osg::Vec3d spot = hull + osg::Vec3d(0.84, -0.12, 0.115 - 0.49 * 0.15);
+    const QPoint p = project(window.viewport(), lit, spot);
+    QVERIFY(p.x() >= 0 && p.y() >= 0);
+    double gain = 0.0;
+    QPoint best = p;
+    for (int dy = -30; dy <= 30; ++dy)
+      for (int dx = -30; dx <= 30; ++dx) {
+        const QPoint q = p + QPoint(dx, dy);
+        if (!lit.rect().contains(q)) continue;
+        const double g = double(brightness(lit.pixel(q))) / std::max(1, brightness(dark.pixel(q)));
+        if (g > gain) {
+          gain = g;
+          best = q;
+        }
+      }
+    QVERIFY2(gain > 1.8, qPrintable(QString("the door brightened %1 times").arg(gain)));
+    const QPoint corner(5, 5);
+    QCOMPARE(brightness(lit.pixel(corner)), brightness(dark.pixel(corner)));
+    // Off again: back to per-vertex lighting, the picture as before.
+    QTest::keyClick(window.viewport(), Qt::Key_L);
+    QVERIFY(waitSimSeconds(window, 0.1));
+    renderNow(window);
+    QCOMPARE(lighting.lampsLit(), 0);
+    QCOMPARE(lighting.pipeline(), impetus::render::SceneLighting::Pipeline::FixedFunction);
+    // With shadows the sun and the lamp are lit per pixel.
+    window.setQuality("low");
+    QTest::keyClick(window.viewport(), Qt::Key_L);
+    QVERIFY(waitSimSeconds(window, 0.1));
+    const QImage shadowed = renderNow(window);
+    QCOMPARE(lighting.pipeline(), impetus::render::SceneLighting::Pipeline::Shadowed);
+    QVERIFY(brightness(shadowed.pixel(best)) > brightness(dark.pixel(best)) * 1.8);
+    window.setQuality("auto");
+  }
+
+  void theSkyIsBlueOverheadAndFogHidesTheDistance() {
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.setQuality("off");
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    QVERIFY(waitSimSeconds(window, 0.1));
+    // Level with the ground, looking along +x past the robot: the horizon across the middle.
+    const osg::Vec3d hull(probe(window, "body.hull.x"), probe(window, "body.hull.y"), 0.5);
+    window.viewport()->sceneView().setOrbit(hull, 6.0, std::numbers::pi, 0.0);
+    const QImage clear = renderNow(window);
+    QVERIFY(clear.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/sky.png"));
+    // 22 degrees up at the top edge (45 degree lens): blue; 2 degrees up: pale haze.
+    const impetus::render::SkyDome& sky = window.viewport()->sceneView().sky();
+    const QRgb top = clear.pixel(clear.width() / 8, 2);
+    const QPoint haze = project(window.viewport(), clear, hull + osg::Vec3d(300.0, 0.0, 10.0));
+    QVERIFY(haze.x() >= 0);
+    const QRgb low = clear.pixel(haze.x() / 4, haze.y());
+    QVERIFY2(qBlue(top) > qRed(top) + 40, qPrintable(QString::number(top, 16)));
+    QVERIFY2(brightness(low) > brightness(top) + 20, qPrintable(QString::number(low, 16)));
+    // The dome is painted as SkyDome::colourAt says (8-bit rounding and interpolation).
+    const osg::Vec4 expected = sky.colourAt(0.39);
+    QVERIFY2(std::abs(qBlue(top) - expected.b() * 255) < 12,
+             qPrintable(QString("%1 for %2").arg(qBlue(top)).arg(expected.b() * 255)));
+
+    // The same place in fog from 4 to 20 m: the far ground and the horizon are the fog's colour,
+    // the robot 6 m away still shows.
+    QTemporaryDir folder;
+    QFile scene(folder.filePath("fog.xml"));
+    QVERIFY(scene.open(QIODevice::WriteOnly));
+    scene.write(QString(R"(<scene name="fog">
+  <world gravity="0 0 -9.81" step="0.01" frame="0.04"/>
+  <body name="ground" fixed="true"><geom type="plane"/></body>
+  <include file="%1/robots/mf4.xml"/>
+  <fog start="4" end="20" color="0.6 0.62 0.64"/>
+</scene>)")
+                    .arg(IMPETUS_SCENES_DIR)
+                    .toUtf8());
+    scene.close();
+    QVERIFY(window.openScene(scene.fileName()));
+    QVERIFY(waitSimSeconds(window, 0.1));
+    window.viewport()->sceneView().setOrbit(hull, 6.0, std::numbers::pi, 0.0);
+    const QImage foggy = renderNow(window);
+    QVERIFY(foggy.save(QString(IMPETUS_TEST_OUTPUT_DIR) + "/fog.png"));
+    const QRgb fog = qRgb(153, 158, 163);
+    const auto near = [](QRgb a, QRgb b) {
+      return std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) +
+             std::abs(qBlue(a) - qBlue(b));
+    };
+    const QPoint farGround = project(window.viewport(), foggy, hull + osg::Vec3d(40.0, 3.0, -0.5));
+    QVERIFY(farGround.x() >= 0);
+    QVERIFY2(near(foggy.pixel(farGround), fog) < 12,
+             qPrintable(QString::number(foggy.pixel(farGround), 16)));
+    QVERIFY2(near(foggy.pixel(haze.x() / 4, haze.y()), fog) < 12,
+             qPrintable(QString::number(foggy.pixel(haze.x() / 4, haze.y()), 16)));
+    const QPoint robot = project(window.viewport(), foggy, hull);
+    QVERIFY(near(bestNear(foggy, robot, 20, [&](QRgb p) { return near(p, fog); }), fog) > 60);
     window.setQuality("auto");
   }
 };

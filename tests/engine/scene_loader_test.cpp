@@ -4,7 +4,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 
+#include "impetus/probes/probe.h"
 #include "impetus/scene/scene_loader.h"
 
 namespace impetus {
@@ -284,7 +286,32 @@ INSTANTIATE_TEST_SUITE_P(
                  "bad.xml:3: track_motor 'm' drives no track <geom> of this body"},
         BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'>\n<visual type='sphere' "
                  "radius='1' tread_pitch='0.1'/>\n</body>\n</scene>",
-                 "bad.xml:3: roll_radius and tread_pitch need the track_motor they follow"}));
+                 "bad.xml:3: roll_radius and tread_pitch need the track_motor they follow"},
+        // <light> and <fog>.
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<light name='l' "
+                 "body='b'/>\n</scene>",
+                 "bad.xml:3: light 'l': unknown body 'b'"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<light name='l' "
+                 "body='a' dir='0 0 0'/>\n</scene>",
+                 "bad.xml:3: light 'l': dir is a zero vector"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<light name='l' "
+                 "body='a' half_angle='100 deg'/>\n</scene>",
+                 "bad.xml:3: light 'l': half_angle must be above 0 and at most 90 degrees"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<light name='l' "
+                 "body='a' range='0'/>\n</scene>",
+                 "bad.xml:3: light 'l': range must be > 0"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<light name='l' "
+                 "body='a' color='1 1'/>\n</scene>",
+                 "bad.xml:3: color must be 3 numbers"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<light name='l' "
+                 "body='a' signal='lamp.switch'/>\n</scene>",
+                 "bad.xml:3: light 'l': signal: "},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<fog start='10' "
+                 "end='5'/>\n</scene>",
+                 "bad.xml:3: fog needs 0 <= start < end"},
+        BadScene{"<scene>\n<body name='a' mass='1' inertia='1 1 1'/>\n<fog/>\n<fog/>\n"
+                 "</scene>",
+                 "bad.xml:4: a scene has at most one <fog>"}));
 
 /// Writes `text` to `dir/name` (the directory is created).
 std::string writeFile(const std::filesystem::path& dir, const std::string& name,
@@ -442,6 +469,31 @@ TEST(SceneLoader, VisualsFollowTheirBodiesAndTracks) {
   }
   EXPECT_EQ(belts, 4);        // two tracks a robot
   EXPECT_EQ(wheels, 2 * 12);  // a sprocket, an idler and four road wheels a track
+}
+
+TEST(SceneLoader, EachCopyOfARobotCarriesItsOwnHeadlightOnItsOwnSwitch) {
+  LoadedScene s = loadScene(kScenes + "/mf4-team.xml");
+  ASSERT_EQ(s.lights.size(), 2u);
+  EXPECT_FALSE(s.fog);
+  for (const LightDesc& l : s.lights) {
+    const std::string prefix = l.name.substr(0, l.name.find('_') + 1);
+    EXPECT_TRUE(prefix == "red_" || prefix == "blue_") << l.name;
+    EXPECT_EQ(l.name, prefix + "headlight");
+    EXPECT_EQ(s.world->body(l.body).name, prefix + "hull");
+    EXPECT_NEAR(l.direction.norm(), 1.0, 1e-12);
+    EXPECT_NEAR(l.halfAngle, 32.0 * std::numbers::pi / 180.0, 1e-12);
+    // The switch is this copy's console toggle: on with its channel, off with the other's.
+    const Probe on = resolveIndicatorSignal(*s.world, &*s.scheme, l.signal);
+    const std::vector<std::string> channels = s.console.channels();
+    std::vector<double> input(channels.size(), 0.0);
+    for (size_t i = 0; i < channels.size(); ++i)
+      if (channels[i] != prefix + "light" && channels[i].ends_with("light")) input[i] = 1.0;
+    s.scheme->step(input, s.step);
+    EXPECT_LT(on(), 0.5) << l.name;
+    for (size_t i = 0; i < channels.size(); ++i) input[i] = channels[i] == prefix + "light";
+    s.scheme->step(input, s.step);
+    EXPECT_GT(on(), 0.5) << l.name;
+  }
 }
 
 }  // namespace

@@ -444,6 +444,39 @@ void writeBrick(const std::string& dir) {
   img.write(dir + "/brick.png");
 }
 
+/// An indoor plant room's floor: 2 x 2 grey vinyl tiles (0.5 m each in the room's texture
+/// coordinates: one repeat a metre), a faint mottle in each.
+void writeFloorTiles(const std::string& dir) {
+  Image img(128, 128);
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const bool seam = x % 64 < 1 || y % 64 < 1;
+      const int tile = (x / 64) + 2 * (y / 64);
+      const double n = 0.05 * smoothNoise(x, y, 8, 128, 11) + 0.03 * noise(x, y, 12);
+      const double g = seam ? 0.34 : 0.58 + 0.03 * (tile % 2) + n;
+      img.set(x, y, g, g * 1.0, g * 1.03);
+    }
+  img.write(dir + "/floor_tiles.png");
+}
+
+/// Painted block walls: a 1 m repeat of 2 x 4 blocks (0.5 x 0.25 m, courses offset by half a
+/// block) under cream paint.
+void writePaintedBlock(const std::string& dir) {
+  Image img(128, 128);
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const int course = y / 32;
+      const int shifted = x + (course % 2) * 32;
+      const bool joint = y % 32 < 1 || shifted % 64 < 1;
+      const double n = 0.03 * smoothNoise(x, y, 16, 128, 13) + 0.02 * noise(x, y, 14);
+      if (joint)
+        img.set(x, y, 0.72, 0.7, 0.62);
+      else
+        img.set(x, y, 0.86 + n, 0.83 + n, 0.72 + n);
+    }
+  img.write(dir + "/painted_block.png");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -463,6 +496,8 @@ int main(int argc, char** argv) {
     writeTread(mf4);
     writeConcrete(grounds);
     writeBrick(grounds);
+    writeFloorTiles(grounds);
+    writePaintedBlock(grounds);
     std::printf("impetus-assets: wrote %s (track belt %.6f m, tread pitch %.6f m)\n", root.c_str(),
                 belt, belt / kTreads);
   } catch (const std::exception& e) {

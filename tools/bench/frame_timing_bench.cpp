@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "console_panel.h"
@@ -58,6 +59,12 @@ int main(int argc, char** argv) {
   window.setQuality(quality ? quality : "auto");
   if (!window.openScene(scene)) return 1;
   impetus::app::JoystickWidget* drive = window.console()->joystick(argc > 3 ? argv[3] : "drive");
+  // IMPETUS_LIGHT=on: the MF-4's headlight on (console key L), lit per pixel at every quality.
+  const char* light = std::getenv("IMPETUS_LIGHT");
+  if (light && std::string(light) == "on") {
+    window.console()->handleKey(Qt::Key_L, true);
+    window.console()->handleKey(Qt::Key_L, false);
+  }
 
   Series interval, physics, update, draw, present;
   long long late = 0;
@@ -85,8 +92,9 @@ int main(int argc, char** argv) {
   const double simSeconds = window.simulation().snapshot().time - simStart;
   std::printf("gl_samples: %d\n", QSurfaceFormat::defaultFormat().samples());
   static const char* const kQualities[] = {"off", "low", "high"};
-  std::printf("renderer: %s\nquality: %s\n", window.viewport()->glRenderer().c_str(),
-              kQualities[static_cast<int>(window.viewport()->sceneView().quality())]);
+  std::printf("renderer: %s\nquality: %s\nlamps lit: %d\n", window.viewport()->glRenderer().c_str(),
+              kQualities[static_cast<int>(window.viewport()->sceneView().quality())],
+              window.viewport()->sceneView().lighting().lampsLit());
   std::printf("scene: %s\nwall_seconds: %.1f\nsim_seconds: %.1f\nframes: %zu\n",
               qPrintable(window.sceneName()), wall.nsecsElapsed() * 1e-9, simSeconds,
               interval.values.size());

@@ -73,6 +73,72 @@ def quat_y(angle):
     return (math.cos(angle / 2), 0.0, math.sin(angle / 2), 0.0)
 
 
+# --- Visuals: what the renderer draws in place of the boxes (the physics keeps the boxes) ----
+SHELL = (0.9, 0.9, 0.88)     # white shell panels
+JOINT = (0.24, 0.25, 0.27)   # actuator housings, gripper jaws
+ACCENT = (0.86, 0.42, 0.1)   # stripes
+VISOR = (0.06, 0.08, 0.11)   # the head's camera window
+SOLE = (0.12, 0.12, 0.13)
+LIMBS = ("thigh", "shin", "upper_arm", "forearm")
+ACTUATORS = ("hip_yaw", "hip_roll", "ankle", "shoulder_pitch", "shoulder_roll", "forearm_roll",
+             "wrist_pitch", "neck")
+
+
+def quat_z_to(axis):
+    """Quaternion (w x y z) turning +z onto the unit vector `axis`."""
+    c = axis[2]
+    if c > 1 - 1e-12:
+        return None
+    if c < -1 + 1e-12:
+        return (0.0, 1.0, 0.0, 0.0)
+    k = (-axis[1], axis[0], 0.0)  # z x axis
+    n = math.sqrt(k[0] ** 2 + k[1] ** 2)
+    half = math.acos(c) / 2
+    return (math.cos(half), math.sin(half) * k[0] / n, math.sin(half) * k[1] / n, 0.0)
+
+
+def colour(c):
+    return " ".join(f"{x:g}" for x in c)
+
+
+def shaped(body):
+    """The body's visuals: (kind, dims, at, quat, colour), world posture coordinates."""
+    name = body.name.rsplit("_", 1)[0] if body.name[-2:] in ("_l", "_r") else body.name
+    kind, size, at, q, mat = body.geoms[0]
+    if name in LIMBS:  # a rounded limb along its box, a stripe down its front
+        r = 0.48 * min(size[0], size[1])
+        out = [("capsule", (r, size[2] + 0.04 - 2 * r), at, q, SHELL)]
+        return out
+    if name in ACTUATORS:  # a drum about the joint's axis
+        axis = body.joint[3]
+        across = max(size[0], size[1], size[2])
+        along = sum(abs(a) * d for a, d in zip(axis, size))
+        return [("cylinder", (0.5 * across, along), at, quat_z_to(axis), JOINT)]
+    if name == "pelvis":
+        return [("box", (size[0] - 0.02, size[1] - 0.02, size[2]), at, None, SHELL),
+                ("cylinder", (0.075, size[1] + 0.02), add(at, (0, 0, -0.03)),
+                 quat_z_to((0, 1, 0)), JOINT)]
+    if name == "torso":  # chest, abdomen, shoulder yoke, a stripe across the chest
+        chest = add(at, (0, 0, 0.07))
+        return [("box", (size[0], size[1] - 0.04, 0.30), chest, None, SHELL),
+                ("box", (size[0] - 0.06, size[1] - 0.14, 0.16), add(at, (0, 0, -0.15)), None, JOINT),
+                ("capsule", (0.07, size[1] - 0.14), add(at, (0, 0, 0.17)), quat_z_to((0, 1, 0)), SHELL),
+                ("box", (0.01, size[1] - 0.1, 0.05), add(chest, (size[0] / 2 + 0.004, 0, 0.04)), None, ACCENT)]
+    if name == "head":  # a helmet with the camera window in front
+        return [("capsule", (0.095, size[2] - 0.19), at, None, SHELL),
+                ("box", (0.03, 0.15, 0.07), add(at, (0.08, 0, 0.02)), None, VISOR)]
+    if name == "hand":
+        return [("box", size, at, q, SHELL)]
+    if name in ("jaw_a", "jaw_b"):
+        return [("box", size, at, q, JOINT)]
+    if name == "foot":
+        sole = body.geoms[1]
+        return [("box", size, at, None, SOLE),
+                ("box", (size[0] - 0.04, size[1] - 0.02, 0.03), add(at, (-0.01, 0, 0.035)), None, SHELL),
+                ("cylinder", (0.045, sole[1][1] + 0.02), sole[2], quat_z_to((1, 0, 0)), JOINT)]
+    return []
+
+
 class Body:
     def __init__(self, name, com, mass, geoms, joint=None):
         self.name, self.com, self.mass, self.geoms, self.joint = name, com, mass, geoms, joint
@@ -91,6 +157,11 @@ class Body:
             extra = f' quat="{v(q)}"' if q else ""
             sz = f'size="{v(size)}"' if kind == "box" else f'radius="{size[0]:g}" length="{size[1]:g}"'
             out.append(f'{pad}  <geom type="{kind}" {sz} pos="{v(sub(at, self.com))}"{extra} material="{mat}"/>')
+        for kind, dims, at, q, c in shaped(self):
+            extra = f' quat="{v(q)}"' if q else ""
+            sz = (f'size="{v(dims)}"' if kind == "box" else
+                  f'radius="{dims[0]:g}" length="{dims[1]:g}"')
+            out.append(f'{pad}  <visual type="{kind}" {sz} pos="{v(sub(at, self.com))}"{extra} color="{colour(c)}"/>')
         if self.joint:
             name, kind, at, axis, rng = self.joint
             r = ("" if rng is None else f' range="{rng[0]:.4g} deg {rng[1]:.4g} deg"' if kind == "revolute"

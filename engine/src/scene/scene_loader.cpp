@@ -82,16 +82,18 @@ class Loader : private XmlReader {
       out_.world = std::make_unique<World>();
     }
     static const std::set<std::string> known = {
-        "world",  "material", "pair",   "body",    "include",  "motor", "repeater", "sensor",
-        "scheme", "console",  "camera", "exclude", "exercise", "beam",  "grapple"};
+        "world",    "material", "pair",    "body",    "include", "motor",
+        "repeater", "sensor",   "scheme",  "console", "camera",  "exclude",
+        "exercise", "beam",     "grapple", "light",   "fog"};
     for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
       const std::string element = e->Name();
-      if (!known.count(element) || (included && (element == "world" || element == "exercise")))
+      if (!known.count(element) ||
+          (included && (element == "world" || element == "exercise" || element == "fog")))
         fail(e, "unknown element <" + element +
                     "> (expected one of: " + (included ? "" : "world, ") +
                     "material, pair, body, beam, include, motor, repeater, sensor, grapple, "
-                    "scheme, console, camera, exclude" +
-                    (included ? "" : ", exercise") + ")");
+                    "scheme, console, camera, light, exclude" +
+                    (included ? "" : ", fog, exercise") + ")");
     }
     // Order of building: settings and materials, track motors (geoms refer to them), bodies and
     // includes, material pairs, then what refers to joints and bodies.
@@ -133,6 +135,11 @@ class Loader : private XmlReader {
     for (const XMLElement* e = root->FirstChildElement("camera"); e;
          e = e->NextSiblingElement("camera"))
       readCamera(e);
+    for (const XMLElement* e = root->FirstChildElement("light"); e;
+         e = e->NextSiblingElement("light"))
+      readLight(e);
+    for (const XMLElement* e = root->FirstChildElement("fog"); e; e = e->NextSiblingElement("fog"))
+      readFog(e);
     for (const XMLElement* e = root->FirstChildElement("console"); e;
          e = e->NextSiblingElement("console"))
       readConsole(e);
@@ -632,6 +639,52 @@ class Loader : private XmlReader {
     out_.cameras.push_back(c);
   }
 
+  /// RGB 0..1 from `name` (3 numbers).
+  std::array<float, 3> colour(const XMLElement* e, const char* name,
+                              std::array<float, 3> fallback) const {
+    if (!e->Attribute(name)) return fallback;
+    const std::vector<double> c = numbers(e, name);
+    if (c.size() != 3) fail(e, std::string(name) + " must be 3 numbers (r g b)");
+    for (double x : c)
+      if (x < 0.0 || x > 1.0) fail(e, std::string(name) + " components are 0 to 1");
+    return {float(c[0]), float(c[1]), float(c[2])};
+  }
+
+  void readLight(const XMLElement* e) {
+    allow(e, {"name", "body", "pos", "dir", "half_angle", "range", "color", "signal"});
+    LightDesc l;
+    l.name = own(required(e, "name"));
+    claim(e, "light", l.name);
+    const std::string body = text(e, "body").value_or("world");
+    l.body = body == "world" ? World::kGround : out_.world->findBody(own(body));
+    if (l.body < 0) fail(e, "light '" + l.name + "': unknown body '" + body + "'");
+    l.position = vec3(e, "pos", Vec3::Zero());
+    l.direction = vec3(e, "dir", Vec3::UnitX());
+    if (!(l.direction.norm() > 1e-9)) fail(e, "light '" + l.name + "': dir is a zero vector");
+    l.direction.normalize();
+    l.halfAngle = number(e, "half_angle", l.halfAngle);
+    if (!(l.halfAngle > 0.0 && l.halfAngle <= std::numbers::pi / 2))
+      fail(e, "light '" + l.name + "': half_angle must be above 0 and at most 90 degrees");
+    l.range = number(e, "range", l.range);
+    if (!(l.range > 0.0)) fail(e, "light '" + l.name + "': range must be > 0 (m)");
+    l.colour = colour(e, "color", l.colour);
+    if (const auto signal = text(e, "signal")) l.signal = qualifiedSignal(prefix_, *signal);
+    l.file = file_;
+    l.line = e->GetLineNum();
+    out_.lights.push_back(l);
+  }
+
+  void readFog(const XMLElement* e) {
+    allow(e, {"start", "end", "color"});
+    if (out_.fog) fail(e, "a scene has at most one <fog>");
+    FogDesc f;
+    f.start = number(e, "start", f.start);
+    f.end = number(e, "end", f.end);
+    if (!(f.start >= 0.0 && f.end > f.start)) fail(e, "fog needs 0 <= start < end (m)");
+    f.colour = colour(e, "color", f.colour);
+    out_.fog = f;
+  }
+
   void readConsole(const XMLElement* e) {
     allow(e, {});
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
@@ -769,6 +822,18 @@ void compileScheme(LoadedScene& out, const LoadState& state) {
   }
 }
 
+/// Every light's switching signal exists in the built world and scheme.
+void checkLights(LoadedScene& scene) {
+  for (const LightDesc& l : scene.lights) {
+    if (l.signal.empty()) continue;
+    try {
+      resolveIndicatorSignal(*scene.world, scene.scheme ? &*scene.scheme : nullptr, l.signal);
+    } catch (const std::invalid_argument& x) {
+      throw SceneError(l.file, l.line, "light '" + l.name + "': signal: " + x.what());
+    }
+  }
+}
+
 /// The exercise's bodies and probes exist in the built world and scheme.
 void checkExercise(LoadedScene& scene) {
   if (!scene.exercise) return;
@@ -801,6 +866,7 @@ LoadedScene loadSceneText(const std::string& text, const std::string& name, cons
           .string());
   Loader(scene, state, name, dir).load(text, false);
   compileScheme(scene, state);
+  checkLights(scene);
   checkExercise(scene);
   return scene;
 }

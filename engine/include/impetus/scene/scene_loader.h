@@ -12,6 +12,7 @@
 #include "impetus/dynamics/world.h"
 #include "impetus/exercise/exercise.h"
 #include "impetus/flex/beam.h"
+#include "impetus/scene/light_desc.h"
 #include "impetus/scene/visual_desc.h"
 #include "impetus/scheme/scheme.h"
 #include "impetus/scheme/scheme_desc.h"
@@ -67,6 +68,9 @@ struct LoadedScene {
   std::vector<BeamShape> beams;
   /// What the renderer draws in place of the geoms of the bodies that have any (<visual>).
   std::vector<VisualDesc> visuals;
+  /// Lamps carried by bodies (<light>), and the scene's fog (<fog>), if any.
+  std::vector<LightDesc> lights;
+  std::optional<FogDesc> fog;
   /// The training exercise the scene sets, if any.
   std::optional<ExerciseDesc> exercise;
 };

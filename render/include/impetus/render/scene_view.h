@@ -2,6 +2,7 @@
 // The 3D view: an osgViewer::Viewer on an embedded graphics window, so that a host toolkit (the Qt
 // viewport widget) owns the GL context and only forwards size, input and "draw now".
 
+#include <memory>
 #include <optional>
 #include <osg/Group>
 #include <osg/Vec3d>
@@ -14,6 +15,10 @@
 #include <osgViewer/Viewer>
 #include <string>
 #include <utility>
+
+#include "impetus/render/scene_lighting.h"
+#include "impetus/render/sky_dome.h"
+#include "impetus/scene/light_desc.h"
 
 namespace impetus::render {
 
@@ -73,6 +78,11 @@ class SceneView {
   /// The level a renderer holds the frame budget at: software GL (llvmpipe, softpipe, swrast)
   /// Off, a GPU High. `glRenderer` is GL_RENDERER.
   static Quality automaticQuality(const std::string& glRenderer);
+  /// The sun, the robots' lamps, shadows and fog of the shadowed scene.
+  SceneLighting& lighting() { return *lighting_; }
+  /// The scene's fog (<fog>) on the shadowed scene and the sky's horizon, or none.
+  void setFog(const std::optional<FogDesc>& fog);
+  const SkyDome& sky() const { return sky_; }
   /// The shadowed part of the scene (the sun, the ground, the bodies; not the overlays).
   osgShadow::ShadowedScene* shadowedScene() const { return shadowed_.get(); }
 
@@ -85,6 +95,8 @@ class SceneView {
   osg::ref_ptr<osg::Group> root_;                    ///< lights + ground + scene
   osg::ref_ptr<osg::Group> sceneRoot_;               ///< bodies of the loaded scene go here
   osg::ref_ptr<osgShadow::ShadowedScene> shadowed_;  ///< sun, ground and bodies
+  std::unique_ptr<SceneLighting> lighting_;
+  SkyDome sky_;
   Quality quality_ = Quality::Off;
   osg::ref_ptr<osgGA::OrbitManipulator> orbit_;
   osg::ref_ptr<osgGA::FirstPersonManipulator> fly_;
