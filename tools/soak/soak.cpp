@@ -112,29 +112,41 @@ class TiredTrainee {
   double spellEnd_ = -1.0, nextMove_ = 0.0;
 };
 
+/// The widest a joint was pulled open, which joint and when.
+struct WorstGap {
+  double gap = 0.0;  ///< m
+  std::string joint;
+  double time = 0.0;  ///< s
+};
+
+/// The joint whose anchors are farthest apart now.
+std::string widestJoint(const World& world) {
+  int widest = 0;
+  for (int j = 1; j < world.jointCount(); ++j)
+    if (world.joint(j).anchorSeparation(world.bodies()) >
+        world.joint(widest).anchorSeparation(world.bodies()))
+      widest = j;
+  return world.jointCount() > 0 ? world.joint(widest).name() : std::string();
+}
+
 /// Runs one scene for `seconds` of simulated time; returns the failure, empty when none.
-std::string run(Simulation& sim, TiredTrainee& trainee, double seconds, double& worstGap,
+std::string run(Simulation& sim, TiredTrainee& trainee, double seconds, WorstGap& worst,
                 double& memoryGrowth) {
   const World& world = sim.world();
   const double warmUp = std::min(60.0, 0.2 * seconds);  // s of simulated time before memory counts
   double memoryAtWarmUp = -1.0, idleStartEnergy = -1.0, idleStart = 0.0;
-  worstGap = 0.0;
+  worst = WorstGap{};
   memoryGrowth = 0.0;
   const auto when = [&] { return " at t = " + std::to_string(world.time()) + " s"; };
   while (world.time() < seconds - 1e-9) {
     trainee.apply(world.time(), sim.channels());
     const StepStatus status = sim.step();
     if (!status.ok) return status.message + when();
-    worstGap = std::max(worstGap, world.largestAnchorSeparation());
-    if (worstGap > kOpenJoint) {
-      int widest = 0;
-      for (int j = 1; j < world.jointCount(); ++j)
-        if (world.joint(j).anchorSeparation(world.bodies()) >
-            world.joint(widest).anchorSeparation(world.bodies()))
-          widest = j;
-      return "joint '" + world.joint(widest).name() + "' pulled " + std::to_string(1e3 * worstGap) +
-             " mm open" + when();
-    }
+    if (const double gap = world.largestAnchorSeparation(); gap > worst.gap)
+      worst = {gap, widestJoint(world), world.time()};
+    if (worst.gap > kOpenJoint)
+      return "joint '" + worst.joint + "' pulled " + std::to_string(1e3 * worst.gap) + " mm open" +
+             when();
     for (BodyId b = 0; b < world.bodyCount(); ++b)
       if (!(world.body(b).linearVelocity.norm() < kRunawaySpeed))
         return "body '" + world.body(b).name + "' runs away" + when();
@@ -158,14 +170,14 @@ std::string run(Simulation& sim, TiredTrainee& trainee, double seconds, double& 
   return {};
 }
 
-std::string soak(const std::string& path, double seconds, std::uint64_t seed, double& worstGap,
+std::string soak(const std::string& path, double seconds, std::uint64_t seed, WorstGap& worst,
                  double& memoryGrowth) {
   Simulation sim(loadScene(path));
   std::string stem = path.substr(path.find_last_of('/') + 1);
   stem = stem.substr(0, stem.rfind(".xml"));
   const std::string input = stem + ".soak-input.csv";
   TiredTrainee trainee(sim.scene().console, seed, input);
-  std::string failure = run(sim, trainee, seconds, worstGap, memoryGrowth);
+  std::string failure = run(sim, trainee, seconds, worst, memoryGrowth);
   trainee.closeScript();
   if (failure.empty())
     std::remove(input.c_str());
@@ -198,15 +210,19 @@ int main(int argc, char** argv) {
   }
   int failed = 0;
   for (const std::string& scene : scenes) {
-    double gap = 0.0, memory = 0.0;
+    WorstGap worst;
+    double memory = 0.0;
     std::string failure;
     try {
-      failure = soak(scene, 60.0 * minutes, seed, gap, memory);
+      failure = soak(scene, 60.0 * minutes, seed, worst, memory);
     } catch (const std::exception& e) {
       failure = e.what();
     }
-    std::printf("%s: %.1f simulated min, worst joint gap %.3f mm, memory %+.2f MB: %s\n",
-                scene.c_str(), minutes, 1e3 * gap, memory / 1e6,
+    const std::string where =
+        worst.joint.empty() ? ""
+                            : " ('" + worst.joint + "' at " + std::to_string(worst.time) + " s)";
+    std::printf("%s: %.1f simulated min, worst joint gap %.3f mm%s, memory %+.2f MB: %s\n",
+                scene.c_str(), minutes, 1e3 * worst.gap, where.c_str(), memory / 1e6,
                 failure.empty() ? "ok" : ("FAILED: " + failure).c_str());
     std::fflush(stdout);
     if (!failure.empty()) ++failed;

@@ -120,6 +120,7 @@ void RowBuffer::finalize(std::span<const SolverBodyMass> bodies,
     if (!block.direct || block.count == 1) prepareBlock(block);
   }
   respondThroughTree();
+  loopResponsesReady_ = false;
 }
 
 namespace {
@@ -146,6 +147,39 @@ void RowBuffer::respondThroughTree() {
     // row keeps its own mass (the tree then undoes what it does, as before).
     if (!(response.k > kRedundantRowResponse * block.k)) continue;
     block.treeResponse = static_cast<int>(treeResponseCount_++);
+  }
+}
+
+void RowBuffer::respondToLoopRows() {
+  // A contact between two links of one robot swept with its own two-body mass trades impulses
+  // with the tree that joins them, a geometric series that converges at the links' share of the
+  // mechanism's inertia (a 0.25 kg jaw squeezed by a turret on a 1500:1 gear: 400 iterations and
+  // still closing). Stepped with the tree's answer, each row is exact against the joints.
+  loopResponsesReady_ = true;
+  loopResponseOfRow_.assign(rows_.size(), -1);
+  loopBlocks_.assign(blocks_.size(), 0);
+  if (!treeActive_) return;
+  fillResponses();
+  size_t count = 0;
+  for (size_t b = 0; b < blocks_.size(); ++b) {
+    const RowBlock& block = blocks_[b];
+    if (block.direct) continue;
+    const ConstraintRow* first = &rows_[static_cast<size_t>(block.first)];
+    const bool oneSided = std::all_of(first, first + block.count, [](const ConstraintRow& r) {
+      return r.lower == 0.0 && (r.upper == 0.0 || r.upper >= 1e300);
+    });
+    if (!oneSided || !tree_.closesJointLoop(first->bodyA, first->bodyB)) continue;
+    for (int i = block.first; i < block.first + block.count; ++i) {
+      const ConstraintRow& r = rows_[static_cast<size_t>(i)];
+      if (r.upper == 0.0) continue;  // an opening gap: held at zero
+      if (count == loopResponses_.size()) loopResponses_.emplace_back();
+      TreeResponse& response = loopResponses_[count];
+      tree_.responseThroughTree(r, rows_, response);
+      // Held by the tree already (redundant with it): its own mass, as respondThroughTree.
+      if (!(response.k > kRedundantRowResponse * (sameBodiesCoupling(r, r) + r.softness))) continue;
+      loopResponseOfRow_[static_cast<size_t>(i)] = static_cast<int>(count++);
+      loopBlocks_[b] = 1;
+    }
   }
 }
 
@@ -189,6 +223,7 @@ void RowBuffer::rebuildTree() {
   for (RowBlock& block : blocks_)
     if (!block.direct) prepared(block);
   respondThroughTree();  // to the tree as it is now
+  loopResponsesReady_ = false;
 }
 
 std::uint8_t RowBuffer::pushingRows(const RowBlock& block) const {

@@ -76,6 +76,39 @@ inline BlockChange solveRowWithTree(const RowBlock& block, const TreeResponse& r
   return {std::abs(dp), std::abs(dp) * response.k};
 }
 
+/// One pass over a block of one-sided rows closing a loop through the tree (a contact between
+/// two links of one robot), in the extended iterations: each row with a loop response
+/// (RowBuffer::respondToLoopRows) is stepped with the tree's answer and kept pushing (p >= 0),
+/// the others (held by the tree already) with their own mass.
+inline BlockChange solveLoopRowsWithTree(const RowBlock& block, const RowBuffer& buffer,
+                                         ConstraintRow* rows, SolverVelocity* bodies,
+                                         double* rotors) {
+  BlockChange change;
+  for (int i = block.first; i < block.first + block.count; ++i) {
+    ConstraintRow& r = rows[i];
+    if (r.upper == 0.0) continue;
+    const TreeResponse* response = buffer.loopResponse(i);
+    const double k = response ? response->k : sameBodiesCoupling(r, r) + r.softness;
+    if (!(k > 1e-300)) continue;
+    const double residual = rowVelocity(r, bodies[r.bodyA], bodies[r.bodyB], rotors[r.rotor]) +
+                            r.softness * r.impulse - r.target;
+    const double dp = std::max(r.impulse - residual / k, 0.0) - r.impulse;
+    r.impulse += dp;
+    if (!response) {
+      applyImpulse(r, dp, bodies[r.bodyA], bodies[r.bodyB], rotors[r.rotor]);
+    } else {
+      for (const auto& [body, dv] : response->bodies) {
+        bodies[body].linear += dp * dv.linear;
+        bodies[body].angular += dp * dv.angular;
+      }
+      for (const auto& [rotor, dw] : response->rotors) rotors[rotor] += dp * dw;
+      for (const auto& [row, impulse] : response->treeImpulses) rows[row].impulse += dp * impulse;
+    }
+    change.include({std::abs(dp), std::abs(dp) * k});
+  }
+  return change;
+}
+
 /// One pass over the points of a contact manifold in the tree that are not in it (they do not
 /// push: RowBlock::treeRows), one by one, each one-sided with its own effective mass.
 inline BlockChange solveRowsBesideTree(const RowBlock& block, ConstraintRow* rows,
@@ -360,13 +393,18 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     BlockChange sweep;
     double equalityImpulse = 0.0;  // largest |dp| of a swept joint (a loop's, a lone joint's)
     const TreeResponse* responses = buffer.treeResponses().data();
+    // Extended: the loop-closing rows step with the tree (the answers are redone after a
+    // rebuild).
+    if (result.extended && !buffer.loopResponsesReady()) buffer.respondToLoopRows();
     for (const RowBlock& block : blocks) {
       if (block.direct) {
         if (hasRowsBesideTree(block)) sweep.include(solveRowsBesideTree(block, rows, v, rotors));
         continue;
       }
       const BlockChange change =
-          block.count > 1 ? solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors)
+          result.extended && buffer.closesLoop(static_cast<size_t>(&block - blocks.data()))
+              ? solveLoopRowsWithTree(block, buffer, rows, v, rotors)
+          : block.count > 1 ? solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors)
           : block.treeResponse >= 0
               ? solveRowWithTree(block, responses[block.treeResponse], rows, v, rotors)
               : solveRow(block, rows, v, rotors);

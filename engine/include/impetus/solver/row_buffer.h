@@ -82,6 +82,19 @@ class RowBuffer {
   std::span<ActiveSetInverses> activeSets() { return activeSets_; }
   /// By RowBlock::treeResponse: how a lone equality row outside the tree moves it.
   std::span<const TreeResponse> treeResponses() const { return treeResponses_; }
+  /// The tree's answer to each pushing-capable one-sided row outside it whose bodies are links of
+  /// one jointed tree (EqualityTree::closesJointLoop: a gripper jammed between its robot's hull
+  /// and turret), for the solver's extended iterations, which step such rows with it. Computed
+  /// on demand, dropped when the tree is rebuilt.
+  void respondToLoopRows();
+  bool loopResponsesReady() const { return loopResponsesReady_; }
+  /// Block i has rows with a loop response (respondToLoopRows).
+  bool closesLoop(size_t block) const { return block < loopBlocks_.size() && loopBlocks_[block]; }
+  /// Row i's loop response, or nullptr.
+  const TreeResponse* loopResponse(int row) const {
+    const int index = loopResponseOfRow_[static_cast<size_t>(row)];
+    return index < 0 ? nullptr : &loopResponses_[static_cast<size_t>(index)];
+  }
   int rowCount() const { return static_cast<int>(rows_.size()); }
   /// Whether every row's response M^-1 J^T is filled (see finalize).
   bool responsesFilled() const { return responsesFilled_; }
@@ -95,6 +108,10 @@ class RowBuffer {
   std::vector<ActiveSetInverses> activeSets_;
   std::vector<TreeResponse> treeResponses_;  ///< entries keep their capacity between builds
   size_t treeResponseCount_ = 0;
+  std::vector<TreeResponse> loopResponses_;  ///< keep their capacity between steps
+  std::vector<int> loopResponseOfRow_;       ///< by row: index into loopResponses_, or -1
+  std::vector<char> loopBlocks_;             ///< by block: some row has a loop response
+  bool loopResponsesReady_ = false;
   /// Re-chooses and refactorises the tree after its limits changed.
   void rebuildTree();
   /// Lone equality rows outside an active tree get its answer to their impulse
