@@ -613,14 +613,20 @@ class Loader : private XmlReader {
     out_.world->setCollision(ids[0], ids[1], false);
   }
 
+  /// The body a camera or a light is fixed to (attribute `body`, default the world).
+  BodyId mountBody(const XMLElement* e, const std::string& what) const {
+    const std::string body = text(e, "body").value_or("world");
+    const BodyId id = body == "world" ? World::kGround : out_.world->findBody(own(body));
+    if (id < 0) fail(e, what + ": unknown body '" + body + "'");
+    return id;
+  }
+
   void readCamera(const XMLElement* e) {
     allow(e, {"name", "body", "pos", "quat", "fov", "resolution"});
     CameraDesc c;
     c.name = own(required(e, "name"));
     claim(e, "camera", c.name);
-    const std::string body = text(e, "body").value_or("world");
-    c.body = body == "world" ? World::kGround : out_.world->findBody(own(body));
-    if (c.body < 0) fail(e, "camera '" + c.name + "': unknown body '" + body + "'");
+    c.body = mountBody(e, "camera '" + c.name + "'");
     c.position = vec3(e, "pos", Vec3::Zero());
     c.orientation = quat(e, "quat");
     if (e->Attribute("fov")) {
@@ -655,9 +661,7 @@ class Loader : private XmlReader {
     LightDesc l;
     l.name = own(required(e, "name"));
     claim(e, "light", l.name);
-    const std::string body = text(e, "body").value_or("world");
-    l.body = body == "world" ? World::kGround : out_.world->findBody(own(body));
-    if (l.body < 0) fail(e, "light '" + l.name + "': unknown body '" + body + "'");
+    l.body = mountBody(e, "light '" + l.name + "'");
     l.position = vec3(e, "pos", Vec3::Zero());
     l.direction = vec3(e, "dir", Vec3::UnitX());
     if (!(l.direction.norm() > 1e-9)) fail(e, "light '" + l.name + "': dir is a zero vector");
