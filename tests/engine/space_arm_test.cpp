@@ -103,6 +103,65 @@ TEST(SpaceArm, JointModeMovesTheChosenJointAlone) {
     EXPECT_LT(std::abs(world.findJoint(other)->position()), 0.005) << other;
 }
 
+TEST(SpaceArm, AJointDrivenIntoTheArmsOwnLinkStallsItsMotor) {
+  // In joint mode the operator takes the arm to a pose where the shoulder yaw swings the
+  // shoulder-pitch link against the roll link (the soak's pose), then keeps commanding it on.
+  // The servo saturates and the motor stalls: its torque never beyond the characteristic at
+  // u = -1, M_s (1 + |w| / w_0), and the spring behind the gear wound by at most the stall
+  // torque through the gear, M_s N / k = 10 x 1000 / 2e6 = 5 mrad. (A servo that took its
+  // rotor for free there wound it to 106 mrad, 11 kJ, and let go in one step.)
+  Simulation sim(loadScene(kScene));
+  Console console(sim);
+  World& world = sim.world();
+  console["joint.mode"] = 1.0;
+  const char* names[] = {"shoulder_roll", "shoulder_yaw", "shoulder_pitch", "elbow_pitch",
+                         "wrist_pitch",   "wrist_yaw",    "wrist_roll"};
+  const double pose[] = {-0.303, -0.2, 0.304, -0.774, -2.076, 0.025, 0.832};
+  for (int j : {6, 5, 4, 3, 2, 0, 1}) {
+    console["joint.select"] = j + 1.0;
+    const Joint& joint = *world.findJoint(names[j]);
+    for (int i = 0; i < 6000 && std::abs(pose[j] - joint.position()) > 0.002; ++i) {
+      console["thc.x"] = std::clamp((pose[j] - joint.position()) / 0.05, -1.0, 1.0);
+      ASSERT_TRUE(sim.step().ok);
+    }
+  }
+  const auto pressing = [&] {
+    return std::any_of(world.contacts().begin(), world.contacts().end(),
+                       [](const ContactPoint& c) { return c.normalImpulse > 0.0; });
+  };
+  ASSERT_FALSE(pressing());
+  const Joint& yaw = *world.findJoint("shoulder_yaw");
+  const DriveCoupling& drive = yaw.drives()[0];
+  const DcMotor& motor = *drive.motor;
+  const DcMotorParams& p = motor.params();
+  console["joint.select"] = 2.0;
+  console["thc.x"] = -1.0;
+  int touched = -1;
+  double twist = 0.0, torqueExcess = 0.0, deepest = 0.0;
+  for (int i = 0; i < 3000; ++i) {
+    if (i == 1000) console["thc.x"] = 0.0;  // hands off: the setpoint stays beyond the link
+    ASSERT_TRUE(sim.step().ok);
+    if (touched < 0 && pressing()) touched = i;
+    if (touched < 0) continue;
+    const double gearTwist = yaw.position() - drive.angleOffset - drive.ratio * motor.angle();
+    twist = std::max(twist, std::abs(gearTwist));
+    torqueExcess = std::max(torqueExcess,
+                            std::abs(motor.torque()) /
+                                (p.stallTorque * (1.0 + std::abs(motor.speed()) / p.noLoadSpeed)));
+    for (const ContactPoint& c : world.contacts()) deepest = std::min(deepest, c.separation);
+  }
+  ASSERT_GE(touched, 0);
+  ASSERT_LT(touched, 500);  // 0.08 rad at 0.049 rad/s
+  // The step's mean torque against the bound at its end speed: within 1 %.
+  EXPECT_LT(torqueExcess, 1.01);
+  // The bound plus what the contact leaves: it closes a loop through the arm's joints, converges
+  // to the iterations' 1 cm/s and the position pass takes the rest out with the rotor where it
+  // is, winding the spring up to 20 % further in a slow cycle (6 s, 30 J) that does not grow.
+  EXPECT_LT(twist, 1.25 * p.stallTorque * p.gearRatio / p.gearStiffness);
+  EXPECT_GT(twist, 0.8 * p.stallTorque * p.gearRatio / p.gearStiffness);  // it did press
+  EXPECT_GT(deepest, -2e-3);
+}
+
 /// Steers the snare onto the drifting payload's fixture with the snare commanded closed from
 /// the start; returns the step it caught at, or -1.
 int approachAndCapture(Simulation& sim, Console& console) {

@@ -80,14 +80,18 @@ DcMotor::CharacteristicRow DcMotor::characteristicRow(double dt, double rotorSpe
 }
 
 DcMotor::CharacteristicRow DcMotor::servoRow(double dt, double rotorSpeed, double effectiveInertia,
-                                             double jointPosition) {
+                                             double jointPosition, double loadTorque) {
   const double ms = params_.stallTorque;
   const double u0 = servo_.kp * (servo_.position - jointPosition) + servo_.kd * servo_.rate;
   const double k = (servo_.kp * dt + servo_.kd) * ratio_;  // per rotor rad/s at the step's end
   const double c = rotorDamping() + ms * k;
   const double wInf = ms * u0 / c;
-  // The free link's rotor speed at the end of the step decides whether the loop saturates.
-  const double predicted = wInf + (rotorSpeed - wInf) * std::exp(-c * dt / effectiveInertia);
+  // The free link's rotor speed at the end of the step decides whether the loop saturates; a
+  // load torque shifts where the rotor is heading. (Without it, a servo behind a spring pressing
+  // its link against an obstacle saw a free rotor and never saturated: the row's torque, which
+  // nothing bounds, wound the spring to 20 times the motor's stall torque.)
+  const double heading = wInf + loadTorque / c;
+  const double predicted = heading + (rotorSpeed - heading) * std::exp(-c * dt / effectiveInertia);
   const double u = u0 - k * predicted;
   if (std::abs(u) <= 1.0) {
     voltage_ = u;

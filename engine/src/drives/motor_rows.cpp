@@ -21,8 +21,9 @@ int addCharacteristicRow(RowBuffer& rows, const DcMotor& motor, double dt, doubl
 }
 
 int addServoRow(RowBuffer& rows, DcMotor& motor, double dt, double rotorSpeed,
-                double effectiveInertia, double jointPosition) {
-  return addRotorRow(rows, motor, motor.servoRow(dt, rotorSpeed, effectiveInertia, jointPosition));
+                double effectiveInertia, double jointPosition, double loadTorque) {
+  return addRotorRow(rows, motor,
+                     motor.servoRow(dt, rotorSpeed, effectiveInertia, jointPosition, loadTorque));
 }
 
 int addBrakeRow(RowBuffer& rows, const DcMotor& motor, double dt) {

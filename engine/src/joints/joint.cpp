@@ -195,9 +195,19 @@ void Joint::addDriveRows(const JointBuildContext& ctx, const JointPose& pose, Ro
     // the spring, a stiff loop rings without end. The link lags by the gear's twist, tau / k.
     const double servoed = params.compliantGear() ? q - twist : q;
     if (!motor.torqueIsState()) {
+      // The spring's torque on the rotor at the step's start, r (k twist + c d(twist)/dt): what
+      // the rotor meets besides its own inertia.
+      double springTorque = 0.0;
+      if (params.compliantGear() && motor.servoActive()) {
+        const double twistRate = measureRate(pose, ctx.bodies[static_cast<size_t>(parent_)],
+                                             ctx.bodies[static_cast<size_t>(child_)]) -
+                                 d.ratio * speed;
+        springTorque = d.ratio * (params.gearStiffness * twist + params.gearDamping * twistRate);
+      }
       d.characteristicRow =
-          (motor.servoActive() ? addServoRow(rows, motor, ctx.dt, speed, effective, servoed)
-                               : addCharacteristicRow(rows, motor, ctx.dt, speed, effective)) -
+          (motor.servoActive()
+               ? addServoRow(rows, motor, ctx.dt, speed, effective, servoed, springTorque)
+               : addCharacteristicRow(rows, motor, ctx.dt, speed, effective)) -
           firstRow_;
     } else if (motor.params().viscousFriction > 0.0) {
       // The torque state is advanced by the world; the load's viscous friction stays implicit.

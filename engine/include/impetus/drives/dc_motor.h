@@ -105,9 +105,10 @@ class DcMotor {
   };
   CharacteristicRow characteristicRow(double dt, double rotorSpeed, double effectiveInertia) const;
   /// The same row under servo control, for the joint's coordinate q at the start of the step;
-  /// records the loop's voltage.
+  /// records the loop's voltage. loadTorque (N m, on the rotor): what the load applies to it that
+  /// effectiveInertia does not hold (a compliant gear's spring), for the saturation test only.
   CharacteristicRow servoRow(double dt, double rotorSpeed, double effectiveInertia,
-                             double jointPosition);
+                             double jointPosition, double loadTorque = 0.0);
   /// c = M_s / w_0 + b ratio^2: the rotor-side damping of the characteristic (unit: N m s/rad).
   double rotorDamping() const;
 

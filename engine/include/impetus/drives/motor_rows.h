@@ -12,7 +12,7 @@ int addCharacteristicRow(RowBuffer& rows, const DcMotor& motor, double dt, doubl
 
 /// The characteristic row under servo control (DcMotor::servoRow) for the joint coordinate q.
 int addServoRow(RowBuffer& rows, DcMotor& motor, double dt, double rotorSpeed,
-                double effectiveInertia, double jointPosition);
+                double effectiveInertia, double jointPosition, double loadTorque);
 
 /// The holding brake row, |p| <= brake torque * dt while engaged and 0 otherwise (present
 /// whenever the motor has a brake, so warm starting keeps its slot); returns its row index.
