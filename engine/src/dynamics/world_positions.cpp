@@ -39,6 +39,15 @@ double largestPositionError(const RowBuffer& rows, double dt, size_t firstBlock 
 /// linearisation holds for small turns; a fast whip can ask for more, and the full step would
 /// then overshoot (links flip). The step is scaled as a whole, so its direction stays Newton's.
 constexpr double kMaxNewtonTurn = 0.25;
+/// Largest slide one Newton step or one block's correction may give a body (unit: m), for the
+/// same reason: a near-singular block (an MF-4 jaw wedged between two hull boxes, its points'
+/// normals turned against each other) asked for 0.94 m and pulled the turret's joint 190 mm open.
+/// The contacts' own targets move a body a few centimetres at most.
+constexpr double kMaxCorrectionSlide = 0.1;
+/// Largest turn one block's correction may give a body (unit: rad): that jaw's block asked for
+/// 16 rad. More than the Newton steps' cap: a humanoid's foot caught on a ramp's edge is turned
+/// 0.28 rad flat in one correction, and needs to be.
+constexpr double kMaxCorrectionTurn = 0.5;
 /// How much dearer a Newton step of the joint projection makes a turn than the bodies' inertia
 /// would, once the step in their own metric failed (cut short by kMaxNewtonTurn, or shrinking the
 /// error less than kDearTurnsContraction): the rest of that position pass solves with the
@@ -159,10 +168,11 @@ void World::solveIslandPositions(double dt) {
       j->buildPositionRows(sweepContext, positionRows_);
       const double error = largestPositionError(positionRows_, dt);
       largest = std::max(largest, error);
-      largestChange = std::max(largestChange, correctPositions(j->parent(), j->child(), dt));
+      double step = dt;  // what correctPositions took of the block's move
+      largestChange = std::max(largestChange, correctPositions(j->parent(), j->child(), dt, &step));
       for (const DriveCoupling& d : j->drives()) {  // gear drift moves the rotor angle
         double& pseudo = pseudoRotorSpeeds_[static_cast<size_t>(d.motor->rotorSlot())];
-        rotorAngles_[static_cast<size_t>(d.motor->rotorSlot())] += dt * pseudo;
+        rotorAngles_[static_cast<size_t>(d.motor->rotorSlot())] += step * pseudo;
         pseudo = 0.0;
       }
     }
@@ -269,11 +279,16 @@ double World::measuredJointError(const JointBuildContext& ctx) const {
 }
 
 double World::pseudoVelocityStep(double dt) const {
-  double largestTurn = 0.0;  // (only the island's reach has pseudo-velocities)
-  for (const BodyId body : islandReach_)
-    largestTurn =
-        std::max(largestTurn, dt * pseudoVelocities_[static_cast<size_t>(body)].angular.norm());
-  return largestTurn > kMaxNewtonTurn ? dt * kMaxNewtonTurn / largestTurn : dt;
+  double largestTurn = 0.0, largestSlide = 0.0;  // (only the island's reach has them)
+  for (const BodyId body : islandReach_) {
+    const SolverVelocity& p = pseudoVelocities_[static_cast<size_t>(body)];
+    largestTurn = std::max(largestTurn, dt * p.angular.norm());
+    largestSlide = std::max(largestSlide, dt * p.linear.norm());
+  }
+  const double turnStep = largestTurn > kMaxNewtonTurn ? dt * kMaxNewtonTurn / largestTurn : dt;
+  const double slideStep =
+      largestSlide > kMaxCorrectionSlide ? dt * kMaxCorrectionSlide / largestSlide : dt;
+  return std::min(turnStep, slideStep);
 }
 
 double World::applyPseudoVelocities(double dt) {
@@ -428,17 +443,27 @@ double World::addContactPositionRows(RowBuffer& rows, size_t first, size_t last,
   return largest;
 }
 
-double World::correctPositions(BodyId a, BodyId b, double dt) {
+double World::correctPositions(BodyId a, BodyId b, double dt, double* stepTaken) {
   const size_t ids[2] = {static_cast<size_t>(a), static_cast<size_t>(b)};
   for (size_t id : ids) refreshSolverMass(id);
   positionRows_.finalize(masses_, rotorInverseInertia_);
   const SolveResult r = solveBlocks(positionRows_, pseudoVelocities_, pseudoRotorSpeeds_, {});
+  // Both bodies' moves scaled alike when either would go too far (kMaxCorrectionSlide,
+  // kMaxCorrectionTurn): the block's direction kept, the rest left to the next iteration.
+  double step = dt;
+  for (size_t id : ids) {
+    const SolverVelocity& p = pseudoVelocities_[id];
+    const double slide = dt * p.linear.norm(), turn = dt * p.angular.norm();
+    if (slide > kMaxCorrectionSlide) step = std::min(step, dt * kMaxCorrectionSlide / slide);
+    if (turn > kMaxCorrectionTurn) step = std::min(step, dt * kMaxCorrectionTurn / turn);
+  }
   for (size_t id : ids) {
     SolverVelocity& p = pseudoVelocities_[id];
     if (bodies_[id].isDynamic() && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero()))
-      moveBody(bodies_[id], dt * p.linear, dt * p.angular);
+      moveBody(bodies_[id], step * p.linear, step * p.angular);
     p = SolverVelocity{};
   }
+  if (stepTaken) *stepTaken = step;
   return r.largestImpulseChange;
 }
 

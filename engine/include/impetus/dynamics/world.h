@@ -231,8 +231,9 @@ class World {
   void applyRestitution();
   void storeContactImpulses();
   /// One NGS correction of a single constraint's rows between two bodies (position pass);
-  /// returns the largest pseudo-impulse change.
-  double correctPositions(BodyId a, BodyId b, double dt);
+  /// returns the largest pseudo-impulse change. stepTaken: the time the pseudo-velocities were
+  /// applied for (dt, less when the move was capped), for the caller's rotors.
+  double correctPositions(BodyId a, BodyId b, double dt, double* stepTaken = nullptr);
   enum class JointProjection { Newton, Sweep, Converged };
   /// What a position pass's Newton steps pass on to the next one.
   struct NewtonPass {
