@@ -48,6 +48,16 @@ constexpr double kMaxCorrectionSlide = 0.1;
 /// 16 rad. More than the Newton steps' cap: a humanoid's foot caught on a ramp's edge is turned
 /// 0.28 rad flat in one correction, and needs to be.
 constexpr double kMaxCorrectionTurn = 0.5;
+
+/// The time (<= dt) a body's pseudo-velocity may be applied for without turning it more than
+/// maxTurn (rad) or sliding it more than maxSlide (m).
+double cappedStep(double dt, const SolverVelocity& p, double maxTurn, double maxSlide) {
+  const double turn = dt * p.angular.norm(), slide = dt * p.linear.norm();
+  double step = dt;
+  if (turn > maxTurn) step = std::min(step, dt * maxTurn / turn);
+  if (slide > maxSlide) step = std::min(step, dt * maxSlide / slide);
+  return step;
+}
 /// How much dearer a Newton step of the joint projection makes a turn than the bodies' inertia
 /// would, once the step in their own metric failed (cut short by kMaxNewtonTurn, or shrinking the
 /// error less than kDearTurnsContraction): the rest of that position pass solves with the
@@ -279,16 +289,11 @@ double World::measuredJointError(const JointBuildContext& ctx) const {
 }
 
 double World::pseudoVelocityStep(double dt) const {
-  double largestTurn = 0.0, largestSlide = 0.0;  // (only the island's reach has them)
-  for (const BodyId body : islandReach_) {
-    const SolverVelocity& p = pseudoVelocities_[static_cast<size_t>(body)];
-    largestTurn = std::max(largestTurn, dt * p.angular.norm());
-    largestSlide = std::max(largestSlide, dt * p.linear.norm());
-  }
-  const double turnStep = largestTurn > kMaxNewtonTurn ? dt * kMaxNewtonTurn / largestTurn : dt;
-  const double slideStep =
-      largestSlide > kMaxCorrectionSlide ? dt * kMaxCorrectionSlide / largestSlide : dt;
-  return std::min(turnStep, slideStep);
+  double step = dt;  // (only the island's reach has pseudo-velocities)
+  for (const BodyId body : islandReach_)
+    step = std::min(step, cappedStep(dt, pseudoVelocities_[static_cast<size_t>(body)],
+                                     kMaxNewtonTurn, kMaxCorrectionSlide));
+  return step;
 }
 
 double World::applyPseudoVelocities(double dt) {
@@ -451,12 +456,9 @@ double World::correctPositions(BodyId a, BodyId b, double dt, double* stepTaken)
   // Both bodies' moves scaled alike when either would go too far (kMaxCorrectionSlide,
   // kMaxCorrectionTurn): the block's direction kept, the rest left to the next iteration.
   double step = dt;
-  for (size_t id : ids) {
-    const SolverVelocity& p = pseudoVelocities_[id];
-    const double slide = dt * p.linear.norm(), turn = dt * p.angular.norm();
-    if (slide > kMaxCorrectionSlide) step = std::min(step, dt * kMaxCorrectionSlide / slide);
-    if (turn > kMaxCorrectionTurn) step = std::min(step, dt * kMaxCorrectionTurn / turn);
-  }
+  for (size_t id : ids)
+    step = std::min(step,
+                    cappedStep(dt, pseudoVelocities_[id], kMaxCorrectionTurn, kMaxCorrectionSlide));
   for (size_t id : ids) {
     SolverVelocity& p = pseudoVelocities_[id];
     if (bodies_[id].isDynamic() && (p.linear != Vec3::Zero() || p.angular != Vec3::Zero()))
