@@ -168,6 +168,26 @@ TEST(Exercise, AContactLimitCountsEachTouchAndChargesPerSecond) {
   EXPECT_NEAR(run.first(ExerciseEvent::Kind::Failed, "time"), 3.0, 1e-9);
 }
 
+TEST(Exercise, ABounceBackWithinATenthOfASecondIsTheSameTouch) {
+  // Dropped 1.9 m onto a floor of restitution 0.5: it lands at 6.1 m/s and leaves at 3.05, 1.53,
+  // 0.76, 0.38 and 0.19 m/s (the next impact, 0.19 m/s, is under the 0.2 m/s threshold), flying
+  // 2v/g = 0.62, 0.31, 0.16, 0.078 and 0.039 s. Counted touch by touch, 7 (the last rests
+  // chatter once); the touches after the last two flights come back within 0.1 s of letting go,
+  // so the limit counts four.
+  std::string xml = ballScene(R"(<exercise name="e" time_limit="3">
+    <objective name="never" kind="cross" probe="body.ball.z" above="5"/>
+    <limit name="floor" kind="contact" body="ball" with="floor" penalty="1"/>
+  </exercise>)");
+  xml.replace(xml.find("<world"), 0, R"(<material name="bouncy" restitution="0.5"/>
+  )");
+  xml.replace(xml.find(R"(<geom type="plane"/>)"), 20, R"(<geom type="plane" material="bouncy"/>)");
+  xml.replace(xml.find(R"(<geom type="sphere" radius="0.1"/>)"), 33,
+              R"(<geom type="sphere" radius="0.1" material="bouncy"/>)");
+  ExerciseRun run(xml, 3.0);
+  EXPECT_EQ(run.exercise->violations(0), 4);
+  EXPECT_NEAR(run.first(ExerciseEvent::Kind::Violation, "floor"), fallTime(1.9), 2 * kStep);
+}
+
 /// Runs a shipped scene with one of its scripts for `seconds`, the exercise evaluated each step.
 std::unique_ptr<ExerciseEvaluator> runScript(const std::string& scene, const std::string& script,
                                              double seconds) {

@@ -714,7 +714,7 @@ namespace {
 constexpr int kRestitutionPasses = 8;
 }  // namespace
 
-void World::applyRestitution() {
+bool World::applyRestitution() {
   // Seed 002 eq. 19: an impact (closing faster than the threshold, and actually pushed) leaves at
   // -e times its approach speed; one pass over those normal rows after the main solve.
   restitutionBlocks_.clear();
@@ -740,6 +740,12 @@ void World::applyRestitution() {
   const int passes = restitutionBlocks_.size() > 1 ? kRestitutionPasses : 1;
   for (int pass = 0; pass < passes; ++pass)
     solveBlockSubset(rows_, restitutionBlocks_, velocities_, rotorSpeeds_);
+  // Those passes use the bodies' own masses: a robot's link that bounced needs its joints' help.
+  for (const int b : restitutionBlocks_) {
+    const ConstraintRow& r = rows_.row(rows_.block(b).first);
+    if (jointedInIsland(r.bodyA) || jointedInIsland(r.bodyB)) return true;
+  }
+  return false;
 }
 
 void World::storeContactImpulses() {

@@ -22,6 +22,9 @@ const char* toString(ExerciseEvent::Kind kind) {
 namespace {
 /// A rest is slower than this (m/s).
 constexpr double kRestSpeed = 0.02;
+/// A contact limit's touch that resumes less than this after it ended (s) is the same touch: two
+/// steps (20 ms) of a bounce, well under an operator's reaction.
+constexpr double kSameTouch = 0.1;
 
 Probe requireProbe(World& world, const Scheme* scheme, const std::string& name,
                    const std::string& what) {
@@ -150,7 +153,12 @@ void ExerciseEvaluator::afterStep(double time) {
     if (warned && !s.warned && !violated)
       record(time, ExerciseEvent::Kind::Warning, l.name, l.text);
     s.warned = warned;
-    if (violated && !s.violated) {
+    // A contact that lets go and comes back within kSameTouch is one collision bouncing (a link
+    // striking a frame leaves it by a millimetre and is driven back 20 ms later), not a new one.
+    const bool sameTouch = l.kind == ExerciseLimit::Kind::Contact && s.touchEnded >= 0.0 &&
+                           time - s.touchEnded < kSameTouch;
+    if (!violated && s.violated && l.kind == ExerciseLimit::Kind::Contact) s.touchEnded = time;
+    if (violated && !s.violated && !sameTouch) {
       ++s.violations;
       if (!l.perSecond) s.penalty += l.penalty;
       record(time, ExerciseEvent::Kind::Violation, l.name, l.text);

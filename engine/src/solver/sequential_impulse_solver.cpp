@@ -297,6 +297,30 @@ void applyAccumulatedImpulses(std::span<const ConstraintRow> rows, std::span<Sol
   }
 }
 
+/// Sweeps of the joints' blocks when settleOntoJoints finds no tree.
+constexpr int kSettleSweeps = 4;
+
+void settleOntoJoints(RowBuffer& buffer, std::span<SolverVelocity> bodies,
+                      std::span<double> rotorSpeeds) {
+  for (EqualityTree* tree = buffer.equalityTree(); tree; tree = buffer.equalityTree()) {
+    tree->solve(buffer.rows(), bodies, rotorSpeeds);
+    if (!buffer.releasePullingRows()) return;
+  }
+  // No tree, or the releases left nothing one would gain (a lone joint, its contact gone): the
+  // joints' own blocks, each exact on its own (a lone joint in one pass).
+  ConstraintRow* rows = buffer.rows().data();
+  const BlockMatrices* matrices = buffer.matrices().data();
+  for (int pass = 0; pass < kSettleSweeps; ++pass)
+    for (const RowBlock& block : buffer.blocks()) {
+      if (block.kind != BlockKind::Equality) continue;
+      if (block.count == 1)
+        solveRow(block, rows, bodies.data(), rotorSpeeds.data());
+      else
+        solveMultiRow(block, matrices[block.matrices], buffer.activeSets().data(), rows,
+                      bodies.data(), rotorSpeeds.data());
+    }
+}
+
 void solveBlockSubset(RowBuffer& buffer, std::span<const int> blockIndices,
                       std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds) {
   ConstraintRow* rows = buffer.rows().data();
@@ -481,12 +505,7 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   // The iterations ended on a release: the velocities are the sweep's, not yet put back onto the
   // joints (an MF-4 jaw swept with its own 0.3 kg was left spinning at 74 rad/s and its rail was
   // pulled 12 mm open). The tree, rebuilt without the released rows, answers once more.
-  while (lastReleased) {
-    EqualityTree* tree = buffer.equalityTree();
-    if (!tree) break;
-    tree->solve(buffer.rows(), bodies, rotorSpeeds);
-    lastReleased = released();
-  }
+  if (lastReleased) settleOntoJoints(buffer, bodies, rotorSpeeds);
   return result;
 }
 

@@ -228,7 +228,9 @@ class World {
   void orderContactsFromTheGround();
   /// One past the last point of the manifold that starts at contacts_[first].
   size_t manifoldEnd(size_t first) const;
-  void applyRestitution();
+  /// Seed 002 eq. 19's bounce; returns whether it moved a link of a jointed tree (the tree must
+  /// then settle: settleOntoJoints).
+  bool applyRestitution();
   void storeContactImpulses();
   /// One NGS correction of a single constraint's rows between two bodies (position pass);
   /// returns the largest pseudo-impulse change. stepTaken: the time the pseudo-velocities were
@@ -294,8 +296,8 @@ class World {
   /// The trees WorldSettings::projectTreesInJointSpace puts onto their joints this step.
   void projectTreesOntoJoints();
   /// After the velocity solve: no contact ends the step with friction past its Coulomb cone
-  /// (world_friction.cpp).
-  void keepFrictionInCones();
+  /// (world_friction.cpp); returns whether it moved a link of a jointed tree, as applyRestitution.
+  bool keepFrictionInCones();
 
   // Solver islands (world_islands.cpp, solver_islands.h): after detection the rows' bodies and
   // rotors are split into islands, and the velocity and position passes run island by island.
@@ -306,6 +308,9 @@ class World {
   void leaveIsland(size_t k);
   /// The current island's joints (indices into joints_) and contacts.
   std::span<const int> islandJoints() const { return solverIslands_.joints(*island_); }
+  /// Whether one of the island's joints holds the body: an impulse on it alone (its own mass)
+  /// leaves that joint's velocity error.
+  bool jointedInIsland(BodyId body) const;
   std::span<ContactPoint> islandContacts() {
     return {contacts_.data() + island_->contactBegin, island_->contactEnd - island_->contactBegin};
   }

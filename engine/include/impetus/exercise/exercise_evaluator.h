@@ -72,6 +72,7 @@ class ExerciseEvaluator {
     BodyId body = World::kGround;
     std::vector<BodyId> with;
     bool violated = false, warned = false;
+    double touchEnded = -1.0;  ///< s: when a contact limit's last touch ended (-1: none yet)
     int violations = 0;
     double penalty = 0.0;
   };

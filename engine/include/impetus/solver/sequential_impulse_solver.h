@@ -34,6 +34,13 @@ void applyAccumulatedImpulses(std::span<const ConstraintRow> rows, std::span<Sol
 void solveBlockSubset(RowBuffer& buffer, std::span<const int> blockIndices,
                       std::span<SolverVelocity> bodies, std::span<double> rotorSpeeds);
 
+/// Puts the velocities back onto the joints: the buffer's tree's exact solve, again after each
+/// release of rows found pulling; with no tree (or none left), a few sweeps of the joints' blocks.
+/// For impulses applied after solveBlocks with a body's own mass (a restitution or friction-cone
+/// pass on a robot's link), which leave its joints' velocity errors.
+void settleOntoJoints(RowBuffer& buffer, std::span<SolverVelocity> bodies,
+                      std::span<double> rotorSpeeds);
+
 /// When solveBlocks stops iterating.
 struct SolveStop {
   int maxIterations = 1;
