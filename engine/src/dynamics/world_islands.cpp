@@ -94,12 +94,15 @@ SolveResult World::solveIslandVelocities(double dt, const SolveStop& stop) {
     applyAccumulatedImpulses(rows_.rows(), velocities_, rotorSpeeds_);
   }
   const SolveResult result = solveBlocks(rows_, velocities_, rotorSpeeds_, stop);
-  // Both passes return whether they moved a link of a jointed tree with its own mass; the tree
-  // then puts the velocities back onto its joints, which can lower a normal impulse and leave a
-  // cone again: a few rounds, and a last take-back without the tree, which keeps every cone
-  // (what it leaves of a joint's error is that of a friction 1e-4 past its cone).
+  // Both passes return whether they moved a link of a jointed tree with its own mass; the
+  // velocities are then settled onto the joints again, which can lower a normal impulse and leave
+  // a cone again: a few rounds, each ending with the joints exact. What a jointed link's friction
+  // still has past its cone after them is left: where taking friction back lowers the normal
+  // more than 1/mu times as much (a jaw dragged point-first over the ground, mu 0.85), no
+  // sliding answer exists (Painleve's paradox) and the rounds would only chase the normal to 0;
+  // the link jams instead, which is what the friction left there does.
   if (applyRestitution()) settleOntoJoints(rows_, velocities_, rotorSpeeds_);
-  for (int round = 0; keepFrictionInCones() && round < kConeRounds; ++round)
+  for (int round = 0; round < kConeRounds && keepFrictionInCones(); ++round)
     settleOntoJoints(rows_, velocities_, rotorSpeeds_);
   for (const int j : islandJoints())
     joints_[static_cast<size_t>(j)]->storeImpulses(rows_, bodies_, dt);
