@@ -308,8 +308,10 @@ void settleOntoJoints(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   }
   // No tree, or the releases left nothing one would gain (a lone joint, its contact gone): the
   // joints' own blocks, each exact on its own (a lone joint in one pass).
+  for (RowBlock& block : buffer.blocks())
+    if (block.kind == BlockKind::Equality) buffer.prepared(block);
   ConstraintRow* rows = buffer.rows().data();
-  const BlockMatrices* matrices = buffer.matrices().data();
+  const BlockMatrices* matrices = buffer.matrices().data();  // after prepared() added any
   for (int pass = 0; pass < kSettleSweeps; ++pass)
     for (const RowBlock& block : buffer.blocks()) {
       if (block.kind != BlockKind::Equality) continue;
