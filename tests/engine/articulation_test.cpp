@@ -453,7 +453,7 @@ TEST(Articulation, NoContactEndsAStepPastItsFrictionCone) {
   // normal as it stood when swept, and a later row could lower that normal: 45 of 5352 points
   // ended a step past mu N, one at 2.1 times it. Now a limb's take-back is settled onto its
   // joints, which moves its normal again, for a few rounds (World::keepFrictionInCones): what
-  // they leave is a rounding-sized excess on a few points (the release build: none past 1e-3,
+  // they leave is a small excess on a few points (the release build: none past 1e-3,
   // the worst 1.00015 mu N; the sanitizer build's -O2 trajectory: one point at 1.026 mu N).
   World world;
   throwThreeFigures(world);

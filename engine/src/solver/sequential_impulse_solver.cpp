@@ -297,8 +297,22 @@ void applyAccumulatedImpulses(std::span<const ConstraintRow> rows, std::span<Sol
   }
 }
 
+namespace {
+
+/// One block with its own effective mass (prepared: RowBuffer::prepared).
+void solveOwnBlock(const RowBlock& block, const BlockMatrices* matrices, ActiveSetInverses* sets,
+                   ConstraintRow* rows, std::span<SolverVelocity> bodies,
+                   std::span<double> rotorSpeeds) {
+  if (block.count == 1)
+    solveRow(block, rows, bodies.data(), rotorSpeeds.data());
+  else
+    solveMultiRow(block, matrices[block.matrices], sets, rows, bodies.data(), rotorSpeeds.data());
+}
+
 /// Sweeps of the joints' blocks when settleOntoJoints finds no tree.
 constexpr int kSettleSweeps = 4;
+
+}  // namespace
 
 void settleOntoJoints(RowBuffer& buffer, std::span<SolverVelocity> bodies,
                       std::span<double> rotorSpeeds) {
@@ -314,12 +328,8 @@ void settleOntoJoints(RowBuffer& buffer, std::span<SolverVelocity> bodies,
   const BlockMatrices* matrices = buffer.matrices().data();  // after prepared() added any
   for (int pass = 0; pass < kSettleSweeps; ++pass)
     for (const RowBlock& block : buffer.blocks()) {
-      if (block.kind != BlockKind::Equality) continue;
-      if (block.count == 1)
-        solveRow(block, rows, bodies.data(), rotorSpeeds.data());
-      else
-        solveMultiRow(block, matrices[block.matrices], buffer.activeSets().data(), rows,
-                      bodies.data(), rotorSpeeds.data());
+      if (block.kind == BlockKind::Equality)
+        solveOwnBlock(block, matrices, buffer.activeSets().data(), rows, bodies, rotorSpeeds);
     }
 }
 
@@ -328,14 +338,9 @@ void solveBlockSubset(RowBuffer& buffer, std::span<const int> blockIndices,
   ConstraintRow* rows = buffer.rows().data();
   for (int i : blockIndices) buffer.prepared(buffer.blocks()[static_cast<size_t>(i)]);
   const BlockMatrices* matrices = buffer.matrices().data();
-  for (int i : blockIndices) {
-    const RowBlock& block = buffer.blocks()[static_cast<size_t>(i)];
-    if (block.count == 1)
-      solveRow(block, rows, bodies.data(), rotorSpeeds.data());
-    else
-      solveMultiRow(block, matrices[block.matrices], buffer.activeSets().data(), rows,
-                    bodies.data(), rotorSpeeds.data());
-  }
+  for (int i : blockIndices)
+    solveOwnBlock(buffer.blocks()[static_cast<size_t>(i)], matrices, buffer.activeSets().data(),
+                  rows, bodies, rotorSpeeds);
 }
 
 namespace {
