@@ -172,6 +172,9 @@ void World::solveIslandPositions(double dt) {
     }
     double largest = 0.0;        // the largest position error met in this sweep (unit: m or rad)
     double largestChange = 0.0;  // and the largest pseudo-impulse change it made
+    // Contacts first, then the joints, as in the Newton steps: what an unconverged pass leaves is
+    // a little sinking, not a joint opening.
+    largest = correctContactPositions(it, ctx, dt, largestChange);
     for (const int index : islandJoints()) {
       Joint* j = joints_[static_cast<size_t>(index)].get();
       positionRows_.clear();
@@ -186,7 +189,6 @@ void World::solveIslandPositions(double dt) {
         pseudo = 0.0;
       }
     }
-    largest = std::max(largest, correctContactPositions(it, ctx, dt, largestChange));
     iterations = it + 1;
     // Done, or stalled: constraints that contradict each other (a limit pressing a limb into the
     // ground) settle at a compromise that more sweeps only repeat.
