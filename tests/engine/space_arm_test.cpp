@@ -155,11 +155,12 @@ TEST(SpaceArm, AJointDrivenIntoTheArmsOwnLinkStallsItsMotor) {
   // The step's mean torque against the bound at its end speed: within 1 %.
   EXPECT_LT(torqueExcess, 1.01);
   // The bound plus what the contact leaves: it closes a loop through the arm's joints, converges
-  // to the iterations' 1 cm/s and the position pass takes the rest out with the rotor where it
-  // is, winding the spring up to 20 % further in a slow cycle (6 s, 30 J) that does not grow.
-  EXPECT_LT(twist, 1.25 * p.stallTorque * p.gearRatio / p.gearStiffness);
+  // to the iterations' 1 cm/s and the position pass takes the rest out through the arm's joints
+  // with the rotor where it is (0.1 mm deep), winding the spring up to 30 % further (measured
+  // 29 %, peaks that do not grow over the 30 s).
+  EXPECT_LT(twist, 1.35 * p.stallTorque * p.gearRatio / p.gearStiffness);
   EXPECT_GT(twist, 0.8 * p.stallTorque * p.gearRatio / p.gearStiffness);  // it did press
-  EXPECT_GT(deepest, -2e-3);
+  EXPECT_GT(deepest, -1e-3);  // measured 0.57 mm
 }
 
 /// Steers the snare onto the drifting payload's fixture with the snare commanded closed from

@@ -104,6 +104,11 @@ constexpr double kExactNewtonContraction = 1.0;
 /// Largest joint error the pre-projection removes, relative to what a position pass may leave:
 /// a Newton step from there is exact to (error / arm)^2 (it cannot check that it converged).
 constexpr double kPreProjectionReach = 10.0;
+/// Share of its own two bodies' mass below which a contact closing a loop counts as held by the
+/// joints' tree in the Newton step (RowBuffer::respondToLoopRows). Rounding leaves ~1e-16 on a
+/// row the tree holds; a 0.25 kg jaw on a 2000:1 arm leaves 2e-4 (a contact's tree mass there
+/// is that heavy, and must still be stepped with the tree).
+constexpr double kRedundantLoopRowShare = 1e-6;
 
 }  // namespace
 
@@ -150,11 +155,18 @@ void World::solveIslandPositions(double dt) {
       // Penetrating contacts first, manifold by manifold; then the joints' Newton step, so that
       // what an unconverged pass leaves is a little sinking, not a joint opening. A contact push
       // raises the joints' error again: the Newton step is then judged afresh.
+      // Contacts closing a loop through a mechanism's joints (a jaw jammed into its own hull)
+      // are corrected in the Newton step instead, moving the mechanism through its joints:
+      // pushed out with their two bodies' own mass they open the joints, which then push
+      // them back in.
       double contactChange = 0.0;
-      const double penetration = correctContactPositions(it, ctx, dt, contactChange);
+      newton.iteration = it;
+      const double contactPenetration =
+          correctContactPositions(it, ctx, dt, contactChange, &newton);
       if (contactChange > 0.0)
         newton.errorBound = newton.lastError = std::numeric_limits<double>::infinity();
       mode = projectJoints(newtonContext, dt, newton);
+      const double penetration = std::max(contactPenetration, newton.loopPenetration);
       iterations = it + 1;
       // Stalled: the joints put back what the contacts took out (a grasp squeezing, a limb
       // pressed into the ground by its stop); more iterations only repeat the compromise.
@@ -202,9 +214,12 @@ void World::solveIslandPositions(double dt) {
 World::JointProjection World::projectJoints(const JointBuildContext& ctx, double dt,
                                             NewtonPass& pass) {
   const SolverSettings& solver = settings_.solver;
+  const double loopPenetration = addLoopContactRows(ctx, dt, pass, true);
+  pass.loopPenetration = 0.0;
   // Most steps the joints already hold: measuring that is a fraction of building the rows.
   const double measured = measuredJointError(ctx);
-  if (measured >= 0.0 && measured <= 1.0) return JointProjection::Converged;
+  if (loopPenetration == 0.0 && measured >= 0.0 && measured <= 1.0)
+    return JointProjection::Converged;
   jointPositionRows_.clear();
   jointPositionRows_.setDirectEqualities(true);
   double loopError = 0.0;  // of the joints the pre-projection leaves (jointBesideTree_)
@@ -222,7 +237,7 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
     if (b.kind != BlockKind::Equality && b.treeRole != TreeRole::JointLimit)
       return JointProjection::Sweep;
   const double error = largestPositionError(jointPositionRows_, dt);
-  if (error <= jointTolerance() && loopError <= solver.positionTolerance)
+  if (error <= jointTolerance() && loopError <= solver.positionTolerance && loopPenetration == 0.0)
     return JointProjection::Converged;
   // Far from the solution the linearisation may not hold: when the last step did not shrink the
   // error enough (errorBound), joint-by-joint projection finishes.
@@ -247,10 +262,14 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   }
   // A forest of joints is solved exactly in one pass (solveBlocks stops there); joints closing
   // loops are swept with it.
+  // The penetrating contacts closing loops, each stepped with the tree's answer to it.
+  if (loopPenetration > 0.0) pass.loopPenetration = addLoopContactRows(ctx, dt, pass, false);
   SolveStop sweeps;
   sweeps.maxIterations = kPositionSweeps;
   sweeps.useTolerance = !solver.deterministic;  // limits clear of their stops: no work to do
   sweeps.tolerance = solver.impulseTolerance;
+  sweeps.loopRowsWithTree = true;
+  sweeps.redundantLoopRowShare = kRedundantLoopRowShare;
   for (;;) {
     newtonMasses_.resize(bodies_.size());
     for (const BodyId body : islandReach_) {
@@ -371,11 +390,49 @@ void World::preProjectJoints(double dt) {
   }
 }
 
+bool World::correctedInNewtonStep(size_t first, size_t last, NewtonPass& pass) {
+  const ContactPoint& c = contacts_[first];
+  if (c.bodyA == kGround || c.bodyB == kGround) return false;
+  if (pass.iteration == 0)  // the bounce's shift is the contact pass's (addContactPositionRows)
+    for (size_t k = first; k < last; ++k)
+      if (contacts_[k].bounceShift < 0.0) return false;
+  if (!pass.mechanismsKnown) {  // as EqualityTree::closesJointLoop: the ground joins no two
+    mechanisms_.reset(bodies_.size());
+    for (const int index : islandJoints()) {
+      const Joint& j = *joints_[static_cast<size_t>(index)];
+      if (j.parent() != kGround && j.child() != kGround) mechanisms_.join(j.parent(), j.child());
+    }
+    pass.mechanismsKnown = true;
+  }
+  return mechanisms_.root(c.bodyA) == mechanisms_.root(c.bodyB);
+}
+
+double World::addLoopContactRows(const JointBuildContext& ctx, double dt, NewtonPass& pass,
+                                 bool measureOnly) {
+  double deepest = 0.0;
+  for (size_t first = island_->contactBegin; first < island_->contactEnd;) {
+    const size_t last = manifoldEnd(first);
+    if (correctedInNewtonStep(first, last, pass)) {
+      positionRows_.clear();
+      const double penetration = addContactPositionRows(positionRows_, first, last, 1, ctx, dt);
+      if (penetration > 0.0 && !measureOnly)
+        addContactPositionRows(jointPositionRows_, first, last, 1, ctx, dt);
+      deepest = std::max(deepest, penetration);
+    }
+    first = last;
+  }
+  return deepest;
+}
+
 double World::correctContactPositions(int iteration, const JointBuildContext& ctx, double dt,
-                                      double& largestChange) {
+                                      double& largestChange, NewtonPass* newton) {
   double largest = 0.0;
   for (size_t first = island_->contactBegin; first < island_->contactEnd;) {
     const size_t last = manifoldEnd(first);
+    if (newton && correctedInNewtonStep(first, last, *newton)) {
+      first = last;
+      continue;
+    }
     positionRows_.clear();
     const double penetration =
         addContactPositionRows(positionRows_, first, last, iteration, ctx, dt);

@@ -150,7 +150,7 @@ void RowBuffer::respondThroughTree() {
   }
 }
 
-void RowBuffer::respondToLoopRows() {
+void RowBuffer::respondToLoopRows(double redundantShare) {
   // A contact between two links of one robot swept with its own two-body mass trades impulses
   // with the tree that joins them, a geometric series that converges at the links' share of the
   // mechanism's inertia (a 0.25 kg jaw squeezed by a turret on a 1500:1 gear: 400 iterations and
@@ -176,7 +176,7 @@ void RowBuffer::respondToLoopRows() {
       TreeResponse& response = loopResponses_[count];
       tree_.responseThroughTree(r, rows_, response);
       // Held by the tree already (redundant with it): its own mass, as respondThroughTree.
-      if (!(response.k > kRedundantRowResponse * (sameBodiesCoupling(r, r) + r.softness))) continue;
+      if (!(response.k > redundantShare * (sameBodiesCoupling(r, r) + r.softness))) continue;
       loopResponseOfRow_[static_cast<size_t>(i)] = static_cast<int>(count++);
       loopBlocks_[b] = 1;
     }

@@ -92,7 +92,18 @@ inline BlockChange solveLoopRowsWithTree(const RowBlock& block, const RowBuffer&
     if (!(k > 1e-300)) continue;
     const double residual = rowVelocity(r, bodies[r.bodyA], bodies[r.bodyB], rotors[r.rotor]) +
                             r.softness * r.impulse - r.target;
-    const double dp = std::max(r.impulse - residual / k, 0.0) - r.impulse;
+    double dp = std::max(r.impulse - residual / k, 0.0) - r.impulse;
+    // No further than where a one-sided row of the tree (a stop or contact in it) would start to
+    // pull: the tree's solve would then let it go and apply nothing, and this step, whose answer
+    // assumed the row holds, would be left unbalanced.
+    if (response)
+      for (const auto& [row, impulse] : response->treeImpulses) {
+        const ConstraintRow& t = rows[row];
+        const double next = t.impulse + dp * impulse;
+        if ((t.lower == 0.0 && next < 0.0 && t.impulse >= 0.0) ||
+            (t.upper == 0.0 && next > 0.0 && t.impulse <= 0.0))
+          dp = -t.impulse / impulse;
+      }
     r.impulse += dp;
     if (!response) {
       applyImpulse(r, dp, bodies[r.bodyA], bodies[r.bodyB], rotors[r.rotor]);
@@ -424,16 +435,18 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     BlockChange sweep;
     double equalityImpulse = 0.0;  // largest |dp| of a swept joint (a loop's, a lone joint's)
     const TreeResponse* responses = buffer.treeResponses().data();
-    // Extended: the loop-closing rows step with the tree (the answers are redone after a
-    // rebuild).
-    if (result.extended && !buffer.loopResponsesReady()) buffer.respondToLoopRows();
+    // Extended (or asked for from the start): the loop-closing rows step with the tree (the
+    // answers are redone after a rebuild).
+    const bool loopsWithTree = result.extended || stop.loopRowsWithTree;
+    if (loopsWithTree && !buffer.loopResponsesReady())
+      buffer.respondToLoopRows(stop.redundantLoopRowShare);
     for (const RowBlock& block : blocks) {
       if (block.direct) {
         if (hasRowsBesideTree(block)) sweep.include(solveRowsBesideTree(block, rows, v, rotors));
         continue;
       }
       const BlockChange change =
-          result.extended && buffer.closesLoop(static_cast<size_t>(&block - blocks.data()))
+          loopsWithTree && buffer.closesLoop(static_cast<size_t>(&block - blocks.data()))
               ? solveLoopRowsWithTree(block, buffer, rows, v, rotors)
           : block.count > 1 ? solveMultiRow(block, matrices[block.matrices], sets, rows, v, rotors)
           : block.treeResponse >= 0

@@ -244,18 +244,30 @@ class World {
     double lastError = std::numeric_limits<double>::infinity();  ///< the last step's start
     double turnCost = 1.0;  ///< the turns' cost in the step's metric (kNewtonTurnCost, once raised)
     bool forest = false;    ///< the last step's tree held every joint row
-    bool touchingKnown = false;  ///< touching_ holds this pass's contacts
+    bool touchingKnown = false;    ///< touching_ holds this pass's contacts
+    bool mechanismsKnown = false;  ///< mechanisms_ holds this island's jointed mechanisms
+    int iteration = 0;             ///< of the position pass
+    /// The deepest penetration beyond the slop of a contact closing a loop that the last step
+    /// corrected (unit: m; 0 when none).
+    double loopPenetration = 0.0;
   };
   /// One Newton step of the position pass on all joint rows (EqualityTree). Moves nothing and
   /// returns Converged when their error is below jointTolerance(), Sweep when it is above
   /// `pass.errorBound` once the turns are already dear, or when limits or penetrating contacts
   /// need correcting. Measures first (measuredJointError).
   JointProjection projectJoints(const JointBuildContext& ctx, double dt, NewtonPass& pass);
+  /// Whether the Newton steps correct the manifold that starts at contacts_[first]: it joins two
+  /// links of one mechanism (a loop through its joints) and does not bounce on this iteration.
+  bool correctedInNewtonStep(size_t first, size_t last, NewtonPass& pass);
+  /// Appends the rows of the penetrating manifolds correctedInNewtonStep to jointPositionRows_;
+  /// returns their deepest penetration (m; 0 when none), appending nothing when `measureOnly`.
+  double addLoopContactRows(const JointBuildContext& ctx, double dt, NewtonPass& pass,
+                            bool measureOnly);
   /// One NGS sweep over the penetrating contact manifolds; returns the largest penetration
   /// beyond the slop and the position tolerance that it met (unit: m; 0 when none), and raises
   /// `largestChange` to the largest pseudo-impulse change it made.
   double correctContactPositions(int iteration, const JointBuildContext& ctx, double dt,
-                                 double& largestChange);
+                                 double& largestChange, NewtonPass* newton = nullptr);
   /// Whether a contact point's error (separation + slop, unit: m) is a penetration beyond the
   /// position tolerance.
   bool needsPositionCorrection(double contactError) const;
@@ -462,6 +474,7 @@ class World {
   std::vector<SolverBodyMass> masses_;
   std::vector<SolverBodyMass> newtonMasses_;  ///< the metric of the joint projection's Newton step
   std::vector<char> touching_;                ///< by body: a contact touches it this step
+  BodyIslands mechanisms_;  ///< the island's bodies linked by joints alone (position pass)
   /// By joint: some of its velocity rows are swept beside the tree (they close a loop, e.g. a
   /// repeater's gear to a rotor its primary joint already turns); their errors are not
   /// pre-projected, so the position pass holds them to positionTolerance.

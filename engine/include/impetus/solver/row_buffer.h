@@ -85,8 +85,9 @@ class RowBuffer {
   /// The tree's answer to each pushing-capable one-sided row outside it whose bodies are links of
   /// one jointed tree (EqualityTree::closesJointLoop: a gripper jammed between its robot's hull
   /// and turret), for the solver's extended iterations, which step such rows with it. Computed
-  /// on demand, dropped when the tree is rebuilt.
-  void respondToLoopRows();
+  /// on demand, dropped when the tree is rebuilt. A row whose answer's mass is below
+  /// `redundantShare` of its own two bodies' keeps their mass (the tree holds it already).
+  void respondToLoopRows(double redundantShare);
   bool loopResponsesReady() const { return loopResponsesReady_; }
   /// Block i has rows with a loop response (respondToLoopRows).
   bool closesLoop(size_t block) const { return block < loopBlocks_.size() && loopBlocks_[block]; }

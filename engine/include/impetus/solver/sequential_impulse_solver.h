@@ -63,6 +63,12 @@ struct SolveStop {
   /// test, so sessions still re-simulate bit for bit.
   double closingVelocityTolerance = 0.0;
   int extendedIterations = 0;
+  /// Step the rows closing a loop through the tree with its answer from the first iteration, not
+  /// only past the cap (the position pass: its tree holds joints and stops alone).
+  bool loopRowsWithTree = false;
+  /// A loop row whose tree-answer mass J S^-1 J^T is below this share of its own two bodies'
+  /// keeps their mass: the tree holds it already (RowBuffer::respondToLoopRows).
+  double redundantLoopRowShare = 0.05;
   bool useDeadline = false;
   std::chrono::steady_clock::time_point deadline{};
 };
