@@ -216,6 +216,10 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   const SolverSettings& solver = settings_.solver;
   const double loopPenetration = addLoopContactRows(ctx, dt, pass, true);
   pass.loopPenetration = 0.0;
+  // With contacts closing loops the mechanism moves as a rigid one: through its joints, not
+  // through its springs (JointBuildContext::keepSpringDeflections).
+  JointBuildContext jointContext = ctx;
+  jointContext.keepSpringDeflections = loopPenetration > 0.0;
   // Most steps the joints already hold: measuring that is a fraction of building the rows.
   const double measured = measuredJointError(ctx);
   if (loopPenetration == 0.0 && measured >= 0.0 && measured <= 1.0)
@@ -226,7 +230,7 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   for (const int index : islandJoints()) {
     const size_t j = static_cast<size_t>(index);
     const size_t first = jointPositionRows_.blocks().size();
-    joints_[j]->buildPositionRows(ctx, jointPositionRows_);
+    joints_[j]->buildPositionRows(jointContext, jointPositionRows_);
     if (jointBesideTree_[j])
       loopError = std::max(loopError, largestPositionError(jointPositionRows_, dt, first));
   }
@@ -246,12 +250,15 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   // 50-link ring stepped 30 % slower), and one that shrank the error less than Newton near its
   // solution does (kDearTurnsContraction) leaves the rest of the pass to the dearer turns.
   double& turnCost = pass.turnCost;
-  if (error > pass.errorBound) {
+  // What this step is to close: a contact closing a loop may be far deeper than the joints are
+  // open, and the joint error its step leaves is judged against it.
+  const double target = std::max(error, loopPenetration);
+  if (target > pass.errorBound) {
     if (turnCost >= kNewtonTurnCost || !pass.forest) return JointProjection::Sweep;
     turnCost = kNewtonTurnCost;
   }
-  if (pass.forest && error > kDearTurnsContraction * pass.lastError) turnCost = kNewtonTurnCost;
-  pass.lastError = error;
+  if (pass.forest && target > kDearTurnsContraction * pass.lastError) turnCost = kNewtonTurnCost;
+  pass.lastError = target;
   if (!pass.touchingKnown) {  // once a pass: the contacts do not change within it
     touching_.assign(bodies_.size(), 0);
     for (const ContactPoint& c : islandContacts()) {
@@ -294,7 +301,7 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   pass.errorBound = (cutOnForest ? kCutNewtonContraction
                      : exact     ? kExactNewtonContraction
                                  : kNewtonContraction) *
-                    error;
+                    target;
   return JointProjection::Newton;
 }
 

@@ -51,12 +51,19 @@ void BeamJoint::addVelocityRows(const JointBuildContext& ctx, const JointPose& p
 void BeamJoint::addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
                                 RowBuffer& rows) {
   const Vec3 separation = pose.anchorB - pose.anchorA;
+  const int a = parent(), b = child();
   for (int i = 1; i < 3; ++i) {
-    const int shear =
-        parts::linearAxis(rows, BlockKind::Equality, parent(), child(), pose, pose.frameA.col(i));
+    const int shear = parts::linearAxis(rows, BlockKind::Equality, a, b, pose, pose.frameA.col(i));
     rows.row(shear).target = ctx.correctionTarget(pose.frameA.col(i).dot(separation));
   }
-  rows.mergeLastBlocks(2, BlockKind::Equality);
+  if (!ctx.keepSpringDeflections) {
+    rows.mergeLastBlocks(2, BlockKind::Equality);
+    return;
+  }
+  parts::linearAxis(rows, BlockKind::Equality, a, b, pose, pose.frameA.col(0));  // stretch kept
+  for (int i = 0; i < 3; ++i)
+    parts::angularAxis(rows, BlockKind::Equality, a, b, pose.frameA.col(i));
+  rows.mergeLastBlocks(6, BlockKind::Equality);
 }
 
 }  // namespace impetus

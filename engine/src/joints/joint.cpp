@@ -228,12 +228,14 @@ void Joint::addDrivePositionRows(const JointBuildContext& ctx, const JointPose& 
   const double q = continuousCoordinate(pose);
   bool first = true;
   for (const DriveCoupling& d : drives_) {
-    if (d.motor->params().compliantGear()) continue;  // its twist is the spring's, no error
+    // A compliant gear's twist is the spring's, no error: kept as it is, or left free.
+    const bool compliant = d.motor->params().compliantGear();
+    if (compliant && !ctx.keepSpringDeflections) continue;
     const int slot = d.motor->rotorSlot();
     ConstraintRow& gear = rows.row(addCoordinateRow(pose, rows, BlockKind::Equality));
     gear.rotor = slot;
     gear.rotorJacobian = -d.ratio;
-    gear.target = ctx.correctionTarget(gearError(d, q, ctx));
+    if (!compliant) gear.target = ctx.correctionTarget(gearError(d, q, ctx));
     if (first && limit.enabled && !ctx.directJoints) rows.mergeLastBlocks(3, BlockKind::Limited);
     first = false;
   }

@@ -39,7 +39,8 @@ class BeamJoint : public Joint {
  protected:
   void addVelocityRows(const JointBuildContext& ctx, const JointPose& pose,
                        RowBuffer& rows) override;
-  /// Only the rigid shear rows: the springs' deflections are theirs to keep, not errors.
+  /// Only the rigid shear rows: the springs' deflections are theirs to keep, not errors (with
+  /// ctx.keepSpringDeflections, four more rows hold them where they are).
   void addPositionRows(const JointBuildContext& ctx, const JointPose& pose,
                        RowBuffer& rows) override;
 
