@@ -340,6 +340,11 @@ StepStatus World::substep(double dt) {
   stop.stallVelocity = solver.stallVelocity;
   stop.closingVelocityTolerance = solver.closingVelocityTolerance;
   stop.extendedIterations = solver.extendedIterations;
+  // A contact between two links of one mechanism with nothing else touching it (the space arm
+  // stalled against its own link): swept with its bodies' own mass it converged at their share
+  // of the arm's inertia, left the link closing at 1-10 mm/s for the position pass to undo, and
+  // the stalled drive's work on that motion kept the arm ringing (7 J, 0.5 Hz).
+  stop.jointTreeLoopRowShare = kJointTreeLoopRowShare;
   stop.useDeadline = adaptive && solver.timeBudget > 0.0;
   SolveResult velocityResult;
   velocityResult.converged = true;

@@ -93,7 +93,16 @@ SolveResult World::solveIslandVelocities(double dt, const SolveStop& stop) {
     rows_.fillResponses();
     applyAccumulatedImpulses(rows_.rows(), velocities_, rotorSpeeds_);
   }
-  const SolveResult result = solveBlocks(rows_, velocities_, rotorSpeeds_, stop);
+  // Loop contacts stepped with a tree of joints alone (SolveStop::jointTreeLoopRowShare) only
+  // where a drive can push a loop closed (a rotor's row in the island): left closing there, the
+  // drive's work on that motion keeps the mechanism ringing. A passive one only settles later;
+  // stepped so, a falling ragdoll's limb-on-limb contacts changed where it came to rest.
+  SolveStop islandStop = stop;
+  if (islandStop.jointTreeLoopRowShare > 0.0 &&
+      std::none_of(rows_.rows().begin(), rows_.rows().end(),
+                   [](const ConstraintRow& r) { return r.rotor != 0; }))
+    islandStop.jointTreeLoopRowShare = 0.0;
+  const SolveResult result = solveBlocks(rows_, velocities_, rotorSpeeds_, islandStop);
   // Both passes return whether they moved a link of a jointed tree with its own mass; the
   // velocities are then settled onto the joints again, which can lower a normal impulse and leave
   // a cone again: a few rounds, each ending with the joints exact. What a jointed link's friction

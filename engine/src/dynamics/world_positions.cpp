@@ -104,11 +104,6 @@ constexpr double kExactNewtonContraction = 1.0;
 /// Largest joint error the pre-projection removes, relative to what a position pass may leave:
 /// a Newton step from there is exact to (error / arm)^2 (it cannot check that it converged).
 constexpr double kPreProjectionReach = 10.0;
-/// Share of its own two bodies' mass below which a contact closing a loop counts as held by the
-/// joints' tree in the Newton step (RowBuffer::respondToLoopRows). Rounding leaves ~1e-16 on a
-/// row the tree holds; a 0.25 kg jaw on a 2000:1 arm leaves 2e-4 (a contact's tree mass there
-/// is that heavy, and must still be stepped with the tree).
-constexpr double kRedundantLoopRowShare = 1e-6;
 
 }  // namespace
 
@@ -250,15 +245,12 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   // 50-link ring stepped 30 % slower), and one that shrank the error less than Newton near its
   // solution does (kDearTurnsContraction) leaves the rest of the pass to the dearer turns.
   double& turnCost = pass.turnCost;
-  // What this step is to close: a contact closing a loop may be far deeper than the joints are
-  // open, and the joint error its step leaves is judged against it.
-  const double target = std::max(error, loopPenetration);
-  if (target > pass.errorBound) {
+  if (error > pass.errorBound) {
     if (turnCost >= kNewtonTurnCost || !pass.forest) return JointProjection::Sweep;
     turnCost = kNewtonTurnCost;
   }
-  if (pass.forest && target > kDearTurnsContraction * pass.lastError) turnCost = kNewtonTurnCost;
-  pass.lastError = target;
+  if (pass.forest && error > kDearTurnsContraction * pass.lastError) turnCost = kNewtonTurnCost;
+  pass.lastError = error;
   if (!pass.touchingKnown) {  // once a pass: the contacts do not change within it
     touching_.assign(bodies_.size(), 0);
     for (const ContactPoint& c : islandContacts()) {
@@ -276,7 +268,7 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   sweeps.useTolerance = !solver.deterministic;  // limits clear of their stops: no work to do
   sweeps.tolerance = solver.impulseTolerance;
   sweeps.loopRowsWithTree = true;
-  sweeps.redundantLoopRowShare = kRedundantLoopRowShare;
+  sweeps.redundantLoopRowShare = kJointTreeLoopRowShare;  // the tree holds joints and stops
   for (;;) {
     newtonMasses_.resize(bodies_.size());
     for (const BodyId body : islandReach_) {
@@ -301,7 +293,7 @@ World::JointProjection World::projectJoints(const JointBuildContext& ctx, double
   pass.errorBound = (cutOnForest ? kCutNewtonContraction
                      : exact     ? kExactNewtonContraction
                                  : kNewtonContraction) *
-                    target;
+                    error;
   return JointProjection::Newton;
 }
 

@@ -206,8 +206,10 @@ void RowBuffer::noteTreeCoverage() {
   treeHoldsAll_ = treeActive_;
   treeHoldsEqualities_ = treeActive_;
   bool onlyEqualities = true;
+  treeHoldsJointsAlone_ = treeActive_;
   for (const RowBlock& b : blocks_) {
     onlyEqualities = onlyEqualities && b.kind == BlockKind::Equality;
+    if (b.direct && b.kind != BlockKind::Equality) treeHoldsJointsAlone_ = false;
     if (b.direct && !hasRowsBesideTree(b)) continue;
     treeHoldsAll_ = false;
     if (b.kind == BlockKind::Equality) treeHoldsEqualities_ = false;

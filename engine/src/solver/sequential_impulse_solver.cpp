@@ -387,6 +387,21 @@ double largestClosingVelocity(const EqualityTree* tree, std::span<const Constrai
   return largest;
 }
 
+/// Whether every contact the tree does not hold closes a loop through it (a mechanism touching
+/// only itself): a contact with the ground or another robot, swept beside loop rows stepped with
+/// the tree, left their steps unbalanced (an MF-4 on its tracks pulled its shoulder 0.7 m open).
+bool onlyLoopsBesideTree(RowBuffer& buffer) {
+  const EqualityTree* tree = buffer.equalityTree();
+  const std::span<const ConstraintRow> rows = buffer.rows();
+  for (const RowBlock& block : buffer.blocks()) {
+    if (block.treeRole != TreeRole::Contact && block.treeRole != TreeRole::Friction) continue;
+    if (block.direct && !hasRowsBesideTree(block)) continue;
+    const ConstraintRow& r = rows[static_cast<size_t>(block.first)];
+    if (!tree || !tree->closesJointLoop(r.bodyA, r.bodyB)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
@@ -437,9 +452,12 @@ SolveResult solveBlocks(RowBuffer& buffer, std::span<SolverVelocity> bodies,
     const TreeResponse* responses = buffer.treeResponses().data();
     // Extended (or asked for from the start): the loop-closing rows step with the tree (the
     // answers are redone after a rebuild).
-    const bool loopsWithTree = result.extended || stop.loopRowsWithTree;
+    const bool onJointTree = stop.jointTreeLoopRowShare > 0.0 && buffer.treeHoldsJointsAlone() &&
+                             onlyLoopsBesideTree(buffer);
+    const bool loopsWithTree = result.extended || stop.loopRowsWithTree || onJointTree;
     if (loopsWithTree && !buffer.loopResponsesReady())
-      buffer.respondToLoopRows(stop.redundantLoopRowShare);
+      buffer.respondToLoopRows(onJointTree ? stop.jointTreeLoopRowShare
+                                           : stop.redundantLoopRowShare);
     for (const RowBlock& block : blocks) {
       if (block.direct) {
         if (hasRowsBesideTree(block)) sweep.include(solveRowsBesideTree(block, rows, v, rotors));

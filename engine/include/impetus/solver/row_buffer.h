@@ -47,6 +47,9 @@ class RowBuffer {
   /// Whether the tree of the last finalize holds every block and all of them are equalities (a
   /// chain's or an arm's joints alone): one solve is exact from any start.
   bool treeHoldsOnlyEqualities() const { return treeHoldsOnlyEqualities_; }
+  /// Whether every block the tree of the last finalize holds is an equality (joints and gears,
+  /// no contact, stop or sticking friction that may let go mid-solve).
+  bool treeHoldsJointsAlone() const { return treeHoldsJointsAlone_; }
   /// Appends `count` zeroed rows over bodies a, b as one block; returns the first row's index.
   int addBlock(BlockKind kind, int count, int bodyA, int bodyB);
   /// Merges the last `blocks` blocks (same two bodies, <= kMaxBlockRows rows) into one block of
@@ -135,6 +138,7 @@ class RowBuffer {
   bool treeHoldsAll_ = false;
   bool treeHoldsEqualities_ = false;
   bool treeHoldsOnlyEqualities_ = false;
+  bool treeHoldsJointsAlone_ = false;
   bool frictionInTree_ = true;  ///< no friction pair slid out of the tree this step
   bool responsesFilled_ = false;
   EqualityTree tree_;
