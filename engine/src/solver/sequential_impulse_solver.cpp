@@ -55,24 +55,49 @@ inline BlockChange solveRow(const RowBlock& block, ConstraintRow* rows, SolverVe
   return {std::abs(dp), std::abs(dp) * block.k};
 }
 
-/// One pass over a lone equality row swept around the tree, stepped together with the tree's
-/// answer to it (RowBuffer::respondThroughTree): its velocity equation then holds afterwards with
-/// the tree's rows as they were, an exact minimisation along that direction.
-inline BlockChange solveRowWithTree(const RowBlock& block, const TreeResponse& response,
-                                    ConstraintRow* rows, SolverVelocity* bodies, double* rotors) {
-  ConstraintRow& r = rows[block.first];
-  const double residual = rowVelocity(r, bodies[r.bodyA], bodies[r.bodyB], rotors[r.rotor]) +
-                          r.softness * r.impulse - r.target;
-  const double dp = -residual / response.k;
+/// A step dp of a row stepped with the tree's answer (TreeResponse), shortened to where the
+/// first one-sided row of the tree (a stop or contact in it) would start to pull. Past that
+/// point the tree's solve lets that row go, taking back only its impulse: the rest of the answer
+/// (the joints' impulses balancing it) would stay, unbalanced.
+inline double stepToFirstPull(double dp, const TreeResponse& response, const ConstraintRow* rows) {
+  for (const auto& [row, impulse] : response.treeImpulses) {
+    const ConstraintRow& t = rows[row];
+    const double next = t.impulse + dp * impulse;
+    if ((t.lower == 0.0 && next < 0.0 && t.impulse >= 0.0) ||
+        (t.upper == 0.0 && next > 0.0 && t.impulse <= 0.0))
+      dp = -t.impulse / impulse;
+  }
+  return dp;
+}
+
+/// Applies a step dp of row r together with the tree's answer to it.
+inline void stepWithTree(ConstraintRow& r, double dp, const TreeResponse& response,
+                         ConstraintRow* rows, SolverVelocity* bodies, double* rotors) {
   r.impulse += dp;
   for (const auto& [body, dv] : response.bodies) {
     bodies[body].linear += dp * dv.linear;
     bodies[body].angular += dp * dv.angular;
   }
   for (const auto& [rotor, dw] : response.rotors) rotors[rotor] += dp * dw;
-  // A stop or contact in the tree may be pushed to pull here; the tree's own solve, which ends
-  // the iteration, clamps and releases it as it does any pulling row.
   for (const auto& [row, impulse] : response.treeImpulses) rows[row].impulse += dp * impulse;
+}
+
+/// One pass over a lone equality row swept around the tree, stepped together with the tree's
+/// answer to it (RowBuffer::respondThroughTree): its velocity equation then holds afterwards with
+/// the tree's rows as they were, an exact minimisation along that direction. A step that would
+/// take a stop or contact of the tree past pulling (stepToFirstPull) is taken with the row's own
+/// mass instead: an MF-4's jaw gear stepped through a tree holding its hull and a jaw on the
+/// ground asked the jaw's contact for -1246 N s, and let go, it threw the robot 21 m up.
+/// (Shortened instead, the step stalls while such a row rests at 0 impulse: the humanoid walking
+/// down its ramp fell.)
+inline BlockChange solveRowWithTree(const RowBlock& block, const TreeResponse& response,
+                                    ConstraintRow* rows, SolverVelocity* bodies, double* rotors) {
+  ConstraintRow& r = rows[block.first];
+  const double residual = rowVelocity(r, bodies[r.bodyA], bodies[r.bodyB], rotors[r.rotor]) +
+                          r.softness * r.impulse - r.target;
+  const double dp = -residual / response.k;
+  if (stepToFirstPull(dp, response, rows) != dp) return solveRow(block, rows, bodies, rotors);
+  stepWithTree(r, dp, response, rows, bodies, rotors);
   return {std::abs(dp), std::abs(dp) * response.k};
 }
 
@@ -93,27 +118,12 @@ inline BlockChange solveLoopRowsWithTree(const RowBlock& block, const RowBuffer&
     const double residual = rowVelocity(r, bodies[r.bodyA], bodies[r.bodyB], rotors[r.rotor]) +
                             r.softness * r.impulse - r.target;
     double dp = std::max(r.impulse - residual / k, 0.0) - r.impulse;
-    // No further than where a one-sided row of the tree (a stop or contact in it) would start to
-    // pull: the tree's solve would then let it go and apply nothing, and this step, whose answer
-    // assumed the row holds, would be left unbalanced.
-    if (response)
-      for (const auto& [row, impulse] : response->treeImpulses) {
-        const ConstraintRow& t = rows[row];
-        const double next = t.impulse + dp * impulse;
-        if ((t.lower == 0.0 && next < 0.0 && t.impulse >= 0.0) ||
-            (t.upper == 0.0 && next > 0.0 && t.impulse <= 0.0))
-          dp = -t.impulse / impulse;
-      }
-    r.impulse += dp;
     if (!response) {
+      r.impulse += dp;
       applyImpulse(r, dp, bodies[r.bodyA], bodies[r.bodyB], rotors[r.rotor]);
     } else {
-      for (const auto& [body, dv] : response->bodies) {
-        bodies[body].linear += dp * dv.linear;
-        bodies[body].angular += dp * dv.angular;
-      }
-      for (const auto& [rotor, dw] : response->rotors) rotors[rotor] += dp * dw;
-      for (const auto& [row, impulse] : response->treeImpulses) rows[row].impulse += dp * impulse;
+      dp = stepToFirstPull(dp, *response, rows);
+      stepWithTree(r, dp, *response, rows, bodies, rotors);
     }
     change.include({std::abs(dp), std::abs(dp) * k});
   }
