@@ -329,6 +329,19 @@ bool ConsolePanel::handleKey(int key, bool pressed) {
   return taken;
 }
 
+std::vector<int> ConsolePanel::keys() const {
+  std::vector<int> out;
+  const auto add = [&](int key) {
+    if (key != 0 && std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+  };
+  for (const Control& c : controls_) {
+    for (int key : c.stickKeys) add(key);
+    if (c.desc.kind == ControlDesc::Kind::Toggle || c.desc.kind == ControlDesc::Kind::Button)
+      add(keyOf(c.desc.keys));
+  }
+  return out;
+}
+
 void ConsolePanel::applyGamepad(const GamepadState& pad) {
   if (!interactive_) return;  // unplugged: every axis reads 0, so held sticks are released
   auto axis = [&](int i) {

@@ -35,6 +35,8 @@ class ConsolePanel : public QWidget {
   std::span<const double> channelValues() const { return values_; }
   /// Keyboard: true if a control took the key.
   bool handleKey(int key, bool pressed);
+  /// Every key some control answers to (Qt::Key values, each once).
+  std::vector<int> keys() const;
   /// A physical joystick's state (axes beyond a small dead zone override the on-screen stick).
   void applyGamepad(const GamepadState& pad);
   /// Lamp and readout values, in ConsoleDesc order (Snapshot::indicators).

@@ -8,21 +8,23 @@
 // Prints one line per scene and exits 1 if any scene failed (the line says why). A failed scene's
 // input is written to SCENE.soak-input.csv in the working directory (the `--input` format of
 // impetus-sim run, which then replays the failure).
-#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
 #include <fstream>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "impetus/scene/scene_loader.h"
 #include "impetus/session/simulation.h"
+#include "resident_memory.h"
+#include "trainee_spells.h"
 
 using namespace impetus;
+using impetus::soak::residentBytes;
+using impetus::soak::TraineeSpells;
 
 namespace {
 
@@ -31,28 +33,20 @@ constexpr double kRunawaySpeed = 100.0;     // m/s: no body of these scenes move
 constexpr double kIdleEnergySlack = 1.0;    // J: what an idle spell may gain (a controller's sway)
 constexpr double kMemoryGrowthBytes = 2e6;  // after the warm-up
 
-/// Resident memory of this process (bytes), from /proc/self/statm.
-double residentBytes() {
-  std::ifstream statm("/proc/self/statm");
-  long pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return double(resident) * double(sysconf(_SC_PAGESIZE));
-}
-
 /// Kinetic energy plus what the beams' and flexible gears' springs hold: a flexible arm's slow
 /// ringing trades one for the other, and kinetic energy alone would seem to grow.
 double mechanicalEnergy(const World& world) {
   return world.kineticEnergy() + world.elasticEnergy();
 }
 
-/// A tired trainee: spells of slamming the sticks between their stops, of mashing the buttons,
-/// and of doing nothing at all, each of random length. Every input given is written as it is
-/// given to an --input script (header t,channel...): kept in memory, eight hours of it would
-/// be the megabytes the memory check looks for.
+/// A tired trainee (TraineeSpells) at the console's channels: a slam puts every stick at one of
+/// its stops, a mash presses or releases every button, an idle spell lets go of everything.
+/// Every input given is written as it is given to an --input script (header t,channel...): kept
+/// in memory, eight hours of it would be the megabytes the memory check looks for.
 class TiredTrainee {
  public:
   TiredTrainee(const ConsoleDesc& console, std::uint64_t seed, const std::string& scriptPath)
-      : rng_(seed), script_(scriptPath) {
+      : spells_(seed), script_(scriptPath) {
     if (!script_) throw std::runtime_error("cannot write " + scriptPath);
     script_ << "t";
     for (const ControlDesc& c : console.controls)
@@ -63,53 +57,41 @@ class TiredTrainee {
     script_ << '\n';
     script_.precision(17);
   }
-  bool idle() const { return spell_ == Spell::Idle; }
+  bool idle() const { return spells_.idle(); }
   /// The input at time t (s), written into `out` (console channel order).
   void apply(double t, std::span<double> out) {
-    if (t >= spellEnd_) startSpell(t);
-    if (t >= nextMove_) {
-      script_ << t;
-      for (size_t i = 0; i < channels_.size() && i < out.size(); ++i) {
-        out[i] = pick(channels_[i]);
-        script_ << ',' << out[i];
-      }
-      script_ << '\n';
-      nextMove_ = t + (spell_ == Spell::Mash ? uniform(0.05, 0.5) : uniform(0.3, 3.0));
+    if (!spells_.due(t)) return;
+    script_ << t;
+    for (size_t i = 0; i < channels_.size() && i < out.size(); ++i) {
+      out[i] = pick(channels_[i]);
+      script_ << ',' << out[i];
     }
+    script_ << '\n';
+    spells_.moved(t);
   }
   void closeScript() { script_.close(); }
 
  private:
-  enum class Spell { Slam, Mash, Idle };
   struct Channel {
     ControlDesc::Kind kind;
     double minimum, maximum;
   };
-  double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng_); }
-  void startSpell(double t) {
-    const double r = uniform(0.0, 1.0);
-    spell_ = r < 0.5 ? Spell::Slam : r < 0.7 ? Spell::Mash : Spell::Idle;
-    spellEnd_ = t + (spell_ == Spell::Idle ? uniform(5.0, 60.0) : uniform(5.0, 120.0));
-    nextMove_ = t;
-  }
   double pick(const Channel& c) {
-    if (spell_ == Spell::Idle) return 0.0;
+    if (spells_.idle()) return 0.0;
     switch (c.kind) {
       case ControlDesc::Kind::Joystick: {
         static constexpr double kStops[] = {-1.0, -0.5, 0.0, 0.5, 1.0};
-        return kStops[std::uniform_int_distribution<int>(0, 4)(rng_)];
+        return kStops[spells_.pick(0, 4)];
       }
       case ControlDesc::Kind::Slider:
-        return uniform(c.minimum, c.maximum);
+        return spells_.uniform(c.minimum, c.maximum);
       default:  // toggles and buttons, mashed
-        return std::uniform_int_distribution<int>(0, 1)(rng_);
+        return spells_.pick(0, 1);
     }
   }
-  std::mt19937_64 rng_;
+  TraineeSpells spells_;
   std::vector<Channel> channels_;
   std::ofstream script_;
-  Spell spell_ = Spell::Slam;
-  double spellEnd_ = -1.0, nextMove_ = 0.0;
 };
 
 /// The widest a joint was pulled open, which joint and when.
@@ -174,8 +156,8 @@ std::string run(Simulation& sim, TiredTrainee& trainee, double seconds, WorstGap
   return {};
 }
 
-std::string soak(const std::string& path, double seconds, std::uint64_t seed, WorstGap& worst,
-                 double& memoryGrowth) {
+std::string soakScene(const std::string& path, double seconds, std::uint64_t seed, WorstGap& worst,
+                      double& memoryGrowth) {
   Simulation sim(loadScene(path));
   std::string stem = path.substr(path.find_last_of('/') + 1);
   stem = stem.substr(0, stem.rfind(".xml"));
@@ -218,7 +200,7 @@ int main(int argc, char** argv) {
     double memory = 0.0;
     std::string failure;
     try {
-      failure = soak(scene, 60.0 * minutes, seed, worst, memory);
+      failure = soakScene(scene, 60.0 * minutes, seed, worst, memory);
     } catch (const std::exception& e) {
       failure = e.what();
     }
