@@ -384,8 +384,10 @@ void SimulationThread::run() {
       const std::int64_t maxBurst =
           std::max<std::int64_t>(1, std::llround(kMaxCatchUpSeconds * speed / dt));
       if (behind > maxBurst) {
+        // Drop what is beyond one burst: the anchor moves back by the steps dropped, so the
+        // target becomes this burst's end (moving it forward would double the lag every pass).
         lateSteps_ += behind - maxBurst;
-        anchorStep_ += behind - maxBurst;
+        anchorStep_ -= behind - maxBurst;
         behind = maxBurst;
       }
       steps = static_cast<int>(std::max<std::int64_t>(0, behind));

@@ -16,7 +16,9 @@
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QTest>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include <osg/Geometry>
 
@@ -229,6 +231,30 @@ class OperatorAppTest : public QObject {
       const double ratio = (simTime(window) - t0) / (wall.nsecsElapsed() * 1e-9);
       QVERIFY2(std::abs(ratio - speed) < 0.15 * speed, qPrintable(QString::number(ratio)));
     }
+  }
+
+  void aStalledSimulationDropsTheStepsItMissedAndKeepsTheWallClock() {
+    // The simulation thread held up for a second (a step that slow, a machine busy elsewhere):
+    // it catches up a quarter second of steps and drops the rest, so sim time then goes on at
+    // the wall clock's pace (it once moved its anchor the wrong way and raced ahead).
+    OpenWindow w;
+    MainWindow& window = w.window;
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScene(MainWindow::defaultScenePath()));
+    QVERIFY(waitSimSeconds(window, 0.2));
+    const long long lateBefore = window.simulation().snapshot().lateSteps;
+    window.simulation().withSimulation(
+        [](impetus::Simulation&) { std::this_thread::sleep_for(std::chrono::seconds(1)); });
+    QTest::qWait(300);  // the catch-up burst
+    QElapsedTimer wall;
+    wall.start();
+    const double t0 = simTime(window);
+    QTest::qWait(2000);
+    const double ratio = (simTime(window) - t0) / (wall.nsecsElapsed() * 1e-9);
+    QVERIFY2(std::abs(ratio - 1.0) < 0.15, qPrintable(QString::number(ratio)));
+    // 100 steps missed, 25 caught up.
+    const long long dropped = window.simulation().snapshot().lateSteps - lateBefore;
+    QVERIFY2(dropped >= 50 && dropped < 1000, qPrintable(QString::number(dropped)));
   }
 
   void malformedSceneShowsItsErrorAndTheOldSceneKeepsRunning() {
