@@ -47,8 +47,8 @@ SessionRecorder::SessionRecorder(const std::string& path, const Simulation& sim,
   // Write-ahead log: a committed second survives the process being killed; NORMAL sync is
   // enough for that (only an OS crash or power loss could take the last commits).
   db_->execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
-  // The recorder only appends: a 256 KiB page cache holds the pages it writes, where SQLite's
-  // default 2 MB would fill over a recording's first minutes, memory a training day sees grow.
+  // The recorder only appends: a 256 KiB page cache holds the pages it writes. SQLite's default
+  // 2 MB would fill over a recording's first minutes, growth the GUI soak's memory check sees.
   db_->execute("PRAGMA cache_size=-256;");
   db_->execute(session::kSchema);
   db_->execute("BEGIN");
