@@ -150,8 +150,7 @@ class WindowTrainee {
   void slam() {
     if (JoystickWidget* stick = any(visible<JoystickWidget>());
         stick && spells_.uniform(0.0, 1.0) < 0.7) {
-      static constexpr double kStops[] = {-1.0, -0.5, 0.0, 0.5, 1.0};
-      const double x = kStops[spells_.pick(0, 4)], y = kStops[spells_.pick(0, 4)];
+      const double x = spells_.stickStop(), y = spells_.stickStop();
       const QPoint centre = stick->rect().center();
       const double reach = 0.6 * std::min(stick->width(), stick->height());  // past the rim
       press(stick, centre);

@@ -79,10 +79,8 @@ class TiredTrainee {
   double pick(const Channel& c) {
     if (spells_.idle()) return 0.0;
     switch (c.kind) {
-      case ControlDesc::Kind::Joystick: {
-        static constexpr double kStops[] = {-1.0, -0.5, 0.0, 0.5, 1.0};
-        return kStops[spells_.pick(0, 4)];
-      }
+      case ControlDesc::Kind::Joystick:
+        return spells_.stickStop();
       case ControlDesc::Kind::Slider:
         return spells_.uniform(c.minimum, c.maximum);
       default:  // toggles and buttons, mashed

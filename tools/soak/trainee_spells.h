@@ -29,6 +29,11 @@ class TraineeSpells {
   double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng_); }
   /// One of a, ..., b.
   int pick(int a, int b) { return std::uniform_int_distribution<int>(a, b)(rng_); }
+  /// A stick slammed to one of its stops along an axis: -1, -1/2, 0, 1/2 or 1.
+  double stickStop() {
+    static constexpr double kStops[] = {-1.0, -0.5, 0.0, 0.5, 1.0};
+    return kStops[pick(0, 4)];
+  }
 
  private:
   /// Half the spells slam, a fifth mash, the rest idle; idle 5-60 s, the others 5-120 s.
