@@ -2,6 +2,7 @@
 // Helpers the GUI tests share: wait for frames, project world points into a grabbed image, read
 // probes of the running simulation between two of its steps.
 #include <QAction>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QTest>
 #include <cmath>
@@ -76,6 +77,15 @@ inline double simTime(MainWindow& window) {
 inline bool waitSimSeconds(MainWindow& window, double seconds, int timeoutMs = 30000) {
   const double t0 = simTime(window);
   return QTest::qWaitFor([&] { return simTime(window) >= t0 + seconds; }, timeoutMs);
+}
+
+/// Sim time per wall time over the next `wallMs` of wall clock (the simulation thread's pace).
+inline double simPerWallTime(MainWindow& window, int wallMs) {
+  QElapsedTimer wall;
+  wall.start();
+  const double t0 = simTime(window);
+  QTest::qWait(wallMs);
+  return (simTime(window) - t0) / (wall.nsecsElapsed() * 1e-9);
 }
 
 }  // namespace gui_test

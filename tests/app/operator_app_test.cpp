@@ -224,11 +224,7 @@ class OperatorAppTest : public QObject {
     for (const double speed : {4.0, 0.25}) {
       window.setSpeed(speed);
       QTest::qWait(200);
-      QElapsedTimer wall;
-      wall.start();
-      const double t0 = simTime(window);
-      QTest::qWait(2000);
-      const double ratio = (simTime(window) - t0) / (wall.nsecsElapsed() * 1e-9);
+      const double ratio = simPerWallTime(window, 2000);
       QVERIFY2(std::abs(ratio - speed) < 0.15 * speed, qPrintable(QString::number(ratio)));
     }
   }
@@ -246,11 +242,7 @@ class OperatorAppTest : public QObject {
     window.simulation().withSimulation(
         [](impetus::Simulation&) { std::this_thread::sleep_for(std::chrono::seconds(1)); });
     QTest::qWait(300);  // the catch-up burst
-    QElapsedTimer wall;
-    wall.start();
-    const double t0 = simTime(window);
-    QTest::qWait(2000);
-    const double ratio = (simTime(window) - t0) / (wall.nsecsElapsed() * 1e-9);
+    const double ratio = simPerWallTime(window, 2000);
     QVERIFY2(std::abs(ratio - 1.0) < 0.15, qPrintable(QString::number(ratio)));
     // 100 steps missed, 25 caught up.
     const long long dropped = window.simulation().snapshot().lateSteps - lateBefore;
